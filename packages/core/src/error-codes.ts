@@ -1,0 +1,30 @@
+/** Every error `code` the service answers with. */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'invalid_json'
+  | 'invalid_idempotency_key'
+  | 'invalid_url'
+  | 'invalid_client'
+  | 'missing_key'
+  | 'invalid_key'
+  | 'subscription_required'
+  | 'plan_limit_reached'
+  | 'insufficient_scope'
+  | 'integration_limit_reached'
+  | 'origin_not_allowed'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'invalid_state'
+  | 'idempotency_in_progress'
+  | 'idempotency_key_reused'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'api_quota_exceeded'
+  | 'internal_error'
+  | 'fx_unavailable'
+  | 'tax_catalog_unavailable'
+  | 'idempotency_unavailable'
+  | 'service_unavailable';
+
+/** Where an error code is documented. */
+export const docUrl = (code: ErrorCode | string): string => `https://docs.svc.dev/errors#${code}`;

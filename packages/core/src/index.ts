@@ -1,0 +1,34 @@
+export { isCountryCode } from './countries.js';
+export { docUrl, type ErrorCode } from './error-codes.js';
+export {
+  currencyExponent,
+  formatMoney,
+  fromMinor,
+  isCurrencyCode,
+  roundHalfAwayFromZero,
+  toMinor,
+} from './money.js';
+export {
+  type ClienteRequest,
+  clienteSchema,
+  descuentoSchema,
+  EXEMPTION_REASONS,
+  fiscalSchema,
+  MAX_LINES,
+  type PreviewRequest,
+  previewRequestSchema,
+  type QuoteLineRequest,
+  type QuoteRequest,
+  quoteLineSchema,
+  quoteRequestSchema,
+} from './schemas/quote-request.js';
+export { type Validation, validate } from './schemas/validate.js';
+export { LANGUAGES, type Language, TERM_CODES, type TermCode, termLabel } from './terms.js';
+export {
+  computeTotals,
+  type Discount,
+  type Totals,
+  type TotalsInput,
+  type TotalsLine,
+  type TotalsLineInput,
+} from './totals.js';

@@ -1,0 +1,79 @@
+// ISO 4217 currencies whose minor unit is not 2 decimals; every other active code has 2.
+const ZERO_DECIMALS = new Set(
+  'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' '),
+);
+const THREE_DECIMALS = new Set('BHD IQD JOD KWD LYD OMR TND'.split(' '));
+const FOUR_DECIMALS = new Set(['CLF', 'UYW']);
+
+// Active ISO 4217 codes, one string to keep the widget bundle small.
+const CODES = new Set(
+  (
+    'AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BOV BRL BSD BTN BWP BYN BZD CAD CDF CHE CHF CHW ' +
+    'CLF CLP CNY COP COU CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF ' +
+    'IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP ' +
+    'MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG ' +
+    'SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND ' +
+    'VUV WST XAF XCD XCG XOF XPF YER ZAR ZMW ZWG'
+  ).split(' '),
+);
+
+/**
+ * Whether `code` is an active ISO 4217 currency code (uppercase).
+ * @example isCurrencyCode('MXN') // true
+ */
+export const isCurrencyCode = (code: string): boolean => CODES.has(code);
+
+/**
+ * Decimals of the currency's minor unit per ISO 4217: 2 for MXN, USD, EUR; 0 for JPY, CLP; 3 for KWD.
+ * @param code - ISO 4217 code
+ */
+export function currencyExponent(code: string): number {
+  if (ZERO_DECIMALS.has(code)) return 0;
+  if (THREE_DECIMALS.has(code)) return 3;
+  if (FOUR_DECIMALS.has(code)) return 4;
+  return 2;
+}
+
+/**
+ * Rounds half away from zero, immune to binary floating error: the value is first brought to 12
+ * significant digits, so 1.005 × 100 (= 100.49999999999999) rounds to 101, as a person expects.
+ * @example roundHalfAwayFromZero(-2.5) // -3
+ */
+export function roundHalfAwayFromZero(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  const cleaned = Number(Math.abs(x).toPrecision(12));
+  const rounded = Math.floor(cleaned + 0.5);
+  return x < 0 ? -rounded : rounded;
+}
+
+/**
+ * An amount in major units (pesos) as integer minor units (centavos) of `currency`.
+ * @example toMinor(19.99, 'MXN') // 1999
+ */
+export const toMinor = (amount: number, currency: string): number =>
+  roundHalfAwayFromZero(amount * 10 ** currencyExponent(currency));
+
+/**
+ * Integer minor units back to major units.
+ * @example fromMinor(1999, 'MXN') // 19.99
+ */
+export const fromMinor = (minor: number, currency: string): number => {
+  const exponent = currencyExponent(currency);
+  return exponent === 0 ? minor : Number((minor / 10 ** exponent).toFixed(exponent));
+};
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Formats an amount in the locale's way, e.g. `$24,500.00` (es-MX) or `24.500,00 €` (de).
+ * @param locale - a BCP 47 tag such as `es`, `es-MX` or `pt-BR`
+ */
+export function formatMoney(amount: number, currency: string, locale: string): string {
+  const id = `${locale}|${currency}`;
+  let formatter = formatters.get(id);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    formatters.set(id, formatter);
+  }
+  return formatter.format(amount);
+}

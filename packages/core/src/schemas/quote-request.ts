@@ -1,0 +1,196 @@
+import * as v from 'valibot';
+import { isCountryCode } from '../countries.js';
+import { isCurrencyCode } from '../money.js';
+import { TERM_CODES } from '../terms.js';
+
+/** Allowed `exemption_reason` values: Spain's causes and the EU e-invoice classification. */
+export const EXEMPTION_REASONS = [
+  'E1',
+  'E2',
+  'E3',
+  'E4',
+  'E5',
+  'E6',
+  'N1',
+  'N2',
+  'S2',
+  'VATEX-EU-AE',
+  'VATEX-EU-IC',
+  'VATEX-EU-G',
+  'VATEX-EU-O',
+  'Z',
+  'VATEX-EU-132',
+  'VATEX-EU-135-1',
+  'VATEX-EU-79-C',
+  'VATEX-EU-148',
+  'VATEX-EU-151',
+  'VATEX-EU-309',
+  'VATEX-FR-FRANCHISE',
+] as const;
+
+/** Most lines a quote may have. */
+export const MAX_LINES = 100;
+
+const text = (max: number) =>
+  v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max, `must be at most ${max} characters`),
+  );
+const money = (message: string) =>
+  v.pipe(v.number('must be a number'), v.finite(message), v.minValue(0, message), v.maxValue(1e12, message));
+const currency = v.pipe(
+  v.string('must be a string'),
+  v.check(isCurrencyCode, 'must be an ISO 4217 currency code like MXN'),
+);
+const rate = v.pipe(
+  v.number('must be a number'),
+  v.minValue(0, 'must be from 0 to 1'),
+  v.maxValue(1, 'must be from 0 to 1'),
+);
+
+/** One line of `items`. */
+export const quoteLineSchema = v.pipe(
+  v.strictObject({
+    descripcion: text(500),
+    cantidad: v.pipe(
+      v.number('must be a number'),
+      v.finite('must be a number greater than 0'),
+      v.gtValue(0, 'must be a number greater than 0'),
+      v.maxValue(1e9, 'must be at most 1000000000'),
+    ),
+    precio_unitario: money('must be a number of 0 or more'),
+    precio_negociado: v.optional(v.nullable(money('must be a number of 0 or more'))),
+    costo_unitario: v.optional(money('must be a number of 0 or more')),
+    producto_id: v.optional(
+      v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(64)),
+    ),
+    tax_rate: v.optional(rate),
+    exemption_reason: v.optional(
+      v.picklist(EXEMPTION_REASONS, `must be one of ${EXEMPTION_REASONS.join(', ')}`),
+    ),
+    clave_sat: v.optional(v.pipe(v.string('must be a string'), v.regex(/^\d{8}$/, 'must be 8 digits'))),
+    clave_unidad_sat: v.optional(
+      v.pipe(
+        v.string('must be a string'),
+        v.regex(/^[A-Za-z0-9]{1,5}$/, 'must be 1 to 5 letters or digits, like H87'),
+      ),
+    ),
+  }),
+  v.forward(
+    v.check(
+      (line) => line.exemption_reason === undefined || line.tax_rate === 0,
+      'only allowed on a line with tax_rate 0',
+    ),
+    ['exemption_reason'],
+  ),
+);
+
+/** `cliente.fiscal`: tax data. */
+export const fiscalSchema = v.strictObject({
+  country: v.pipe(
+    v.string('must be a string'),
+    v.check(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code like MX'),
+  ),
+  tax_id: text(40),
+  legal_name: v.optional(text(300)),
+  regimen_fiscal: v.optional(
+    v.pipe(v.string('must be a string'), v.regex(/^\d{3}$/, 'must be a 3-digit regime code like 601')),
+  ),
+  uso_cfdi: v.optional(
+    v.pipe(v.string('must be a string'), v.regex(/^[A-Z0-9]{3,4}$/, 'must be a CFDI use code like G03')),
+  ),
+  cp_fiscal: v.optional(
+    v.pipe(v.string('must be a string'), v.regex(/^\d{5}$/, 'must be a 5-digit postal code')),
+  ),
+});
+
+/** `cliente`: the client addressed, or the data to create it. */
+export const clienteSchema = v.strictObject({
+  empresa: text(200),
+  email: v.optional(
+    v.pipe(v.string('must be a string'), v.trim(), v.email('must be an e-mail address'), v.maxLength(254)),
+  ),
+  contacto: v.optional(text(200)),
+  telefono: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.trim(),
+      v.regex(
+        /^\+[0-9][0-9 ()-]{5,24}$/,
+        'must be a telephone number with its international prefix, like +52 55 1234 5678',
+      ),
+    ),
+  ),
+  rfc: v.optional(text(20)),
+  fiscal: v.optional(fiscalSchema),
+});
+
+/** `descuento`: a document discount before tax, or null to remove it. */
+export const descuentoSchema = v.variant(
+  'tipo',
+  [
+    v.strictObject({
+      tipo: v.literal('porcentaje'),
+      valor: v.pipe(
+        v.number('must be a number'),
+        v.minValue(0, 'must be from 0 to 100'),
+        v.maxValue(100, 'must be from 0 to 100'),
+      ),
+    }),
+    v.strictObject({ tipo: v.literal('monto'), valor: money('must be an amount of 0 or more') }),
+  ],
+  'tipo must be porcentaje or monto',
+);
+
+const requestEntries = {
+  items: v.pipe(
+    v.array(quoteLineSchema, 'must be a list of lines'),
+    v.minLength(1, 'must have at least 1 line'),
+    v.maxLength(MAX_LINES, `must have at most ${MAX_LINES} lines`),
+  ),
+  cliente_id: v.optional(v.pipe(v.string('must be a string'), v.minLength(1), v.maxLength(64))),
+  cliente: v.optional(clienteSchema),
+  terminos: v.optional(v.picklist(TERM_CODES, `must be one of ${TERM_CODES.join(', ')}`)),
+  vigencia_dias: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be an integer'),
+      v.minValue(Number.MIN_SAFE_INTEGER),
+      v.maxValue(Number.MAX_SAFE_INTEGER),
+    ),
+  ),
+  notas: v.optional(
+    v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5000 characters')),
+  ),
+  base_currency: v.optional(currency),
+  fiscal_currency: v.optional(currency),
+  iva_incluido: v.optional(v.boolean('must be true or false')),
+  descuento: v.optional(v.nullable(descuentoSchema)),
+  cupon: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.trim(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(64, 'must be at most 64 characters'),
+    ),
+  ),
+  send: v.optional(v.boolean('must be true or false')),
+};
+
+/** The body of POST /cotizaciones; unknown properties are refused at every level. */
+export const quoteRequestSchema = v.strictObject(requestEntries);
+
+/** The body of POST /elements/preview: a draft basket, without the client and seller-only fields. */
+export const previewRequestSchema = v.strictObject({
+  items: requestEntries.items,
+  base_currency: requestEntries.base_currency,
+  iva_incluido: requestEntries.iva_incluido,
+  cupon: requestEntries.cupon,
+});
+
+export type QuoteRequest = v.InferOutput<typeof quoteRequestSchema>;
+export type QuoteLineRequest = v.InferOutput<typeof quoteLineSchema>;
+export type ClienteRequest = v.InferOutput<typeof clienteSchema>;
+export type PreviewRequest = v.InferOutput<typeof previewRequestSchema>;

@@ -1,0 +1,37 @@
+import { Hono } from 'hono';
+import { ApiError } from './errors.js';
+import { createErrorHandler, errorResponse } from './http/error-handler.js';
+import { requestContext, versionCheck } from './middleware/request-context.js';
+import { directoryRoutes } from './routes/directory.js';
+import { eventRoutes } from './routes/events.js';
+import { meRoutes } from './routes/me.js';
+import { outboxRoutes } from './routes/outbox.js';
+import { publicQuoteRoutes } from './routes/public-quote.js';
+import { quoteRoutes } from './routes/quotes.js';
+import { testModeRoutes } from './routes/test-mode.js';
+import type { AppDeps, AppEnv } from './types.js';
+
+/** Builds the HTTP app: middleware, routes, the error handler and the 404 handler. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use('*', requestContext());
+  app.use('/api/*', versionCheck());
+
+  const api = new Hono<AppEnv>()
+    .route('/', meRoutes(deps))
+    .route('/', quoteRoutes(deps))
+    .route('/', directoryRoutes(deps))
+    .route('/', eventRoutes(deps))
+    .route('/', outboxRoutes(deps));
+  app.route('/api/v1', api);
+  app.route('/api/test-mode', testModeRoutes(deps));
+  app.route('/', publicQuoteRoutes(deps));
+
+  app.notFound((c) =>
+    errorResponse(c, new ApiError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`)),
+  );
+  app.onError(createErrorHandler(deps.logger));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,96 @@
+import { parseArgs } from 'node:util';
+import { ApiError } from '../errors.js';
+import { isUuid } from '../ids.js';
+import {
+  createApiKey,
+  type KeyKind,
+  type KeyMode,
+  type KeyScope,
+  revokeApiKey,
+} from '../services/api-keys.js';
+import { withDatabase } from './context.js';
+
+const KINDS = ['secret', 'publishable', 'restricted'];
+const MODES = ['test', 'live'];
+const SCOPES = ['read', 'write'];
+
+/** `svc-server keys create …` and `svc-server keys revoke KEY_ID` */
+export async function keysCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'revoke') {
+    const id = rest[0];
+    if (!id || !isUuid(id)) throw new Error('usage: svc-server keys revoke KEY_ID (a UUID)');
+    const revoked = await withDatabase((db) => revokeApiKey(db, id));
+    if (!revoked) throw new Error(`no key with id ${id}`);
+    process.stdout.write(`Revoked key ${id}\n`);
+    return 0;
+  }
+  if (sub !== 'create') throw new Error('usage: svc-server keys create … | svc-server keys revoke KEY_ID');
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      org: { type: 'string' },
+      kind: { type: 'string' },
+      mode: { type: 'string' },
+      scope: { type: 'string' },
+      origin: { type: 'string', multiple: true, default: [] },
+      ip: { type: 'string', multiple: true, default: [] },
+      expires: { type: 'string' },
+      permission: { type: 'string', multiple: true, default: [] },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (!values.org || !isUuid(values.org)) throw new Error('--org must be an organization id (UUID)');
+  if (!KINDS.includes(values.kind ?? '')) throw new Error(`--kind must be one of ${KINDS.join(', ')}`);
+  if (!MODES.includes(values.mode ?? '')) throw new Error(`--mode must be one of ${MODES.join(', ')}`);
+  if (!SCOPES.includes(values.scope ?? '')) throw new Error(`--scope must be one of ${SCOPES.join(', ')}`);
+  const expiresAt = values.expires ? new Date(values.expires) : null;
+  if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error('--expires must be an ISO 8601 date');
+  let permissions: Record<string, KeyScope> | null = null;
+  if (values.kind === 'restricted') {
+    permissions = {};
+    for (const entry of values.permission ?? []) {
+      const [resource, level] = entry.split('=');
+      if (!resource || (level !== 'read' && level !== 'write'))
+        throw new Error(`--permission ${entry}: use RESOURCE=read|write`);
+      permissions[resource] = level;
+    }
+  }
+  try {
+    const { key, record } = await withDatabase((db) =>
+      createApiKey(db, {
+        orgId: values.org!,
+        kind: values.kind as KeyKind,
+        mode: values.mode as KeyMode,
+        scope: values.scope as KeyScope,
+        origins: values.origin,
+        ips: values.ip,
+        expiresAt,
+        permissions,
+      }),
+    );
+    const out = {
+      id: record.id,
+      key,
+      kind: record.kind,
+      mode: record.mode,
+      scope: record.scope,
+      display: record.display,
+      org_id: record.org_id,
+      allowed_origins: record.allowed_origins,
+      allowed_ips: record.allowed_ips,
+      expires_at: record.expires_at,
+      permissions: record.permissions,
+      api_version: record.api_version,
+    };
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify(out)}\n`
+        : `Created ${record.mode} ${record.kind} key ${record.id} (scope ${record.scope}). It is shown only this once:\n${key}\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ApiError) throw new Error(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,46 @@
+import { keysCommand } from './keys.js';
+import { orgsCommand } from './orgs.js';
+import { seedCommand } from './seed.js';
+import { serveCommand } from './serve.js';
+
+const USAGE = `svc-server: the quoting service
+
+Usage:
+  svc-server serve [--port N] [--host H]
+  svc-server seed [--json] [--origin URL]... [--catalog PATH]
+  svc-server keys create --org ID --kind secret|publishable|restricted --mode test|live --scope read|write
+                         [--origin URL]... [--ip IP]... [--expires ISO_DATE] [--permission RESOURCE=read|write]... [--json]
+  svc-server keys revoke KEY_ID
+  svc-server orgs create --name NAME --plan free|starter|professional|scale|developer [--json]
+
+Environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, AI_BASE_URL, AI_MODEL, AI_API_KEY, SMTP_URL, LOG_LEVEL.
+`;
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serveCommand(rest);
+      case 'seed':
+        return await seedCommand(rest);
+      case 'keys':
+        return await keysCommand(rest);
+      case 'orgs':
+        return await orgsCommand(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(USAGE);
+        return command === undefined ? 1 : 0;
+      default:
+        process.stderr.write(`svc-server: unknown command "${command}"\n\n${USAGE}`);
+        return 1;
+    }
+  } catch (error) {
+    process.stderr.write(`svc-server ${command}: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

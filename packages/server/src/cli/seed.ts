@@ -1,0 +1,40 @@
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { readCatalog, seedDemo } from '../services/seed.js';
+import { withDatabase } from './context.js';
+
+/** `demo/catalog.json` of this repository. */
+export const DEFAULT_CATALOG = join(dirname(fileURLToPath(import.meta.url)), '../../../../demo/catalog.json');
+
+/** `svc-server seed [--json] [--origin URL]... [--catalog PATH]` */
+export async function seedCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      json: { type: 'boolean', default: false },
+      origin: { type: 'string', multiple: true, default: [] },
+      catalog: { type: 'string' },
+    },
+  });
+  const catalog = readCatalog(values.catalog ? resolve(values.catalog) : DEFAULT_CATALOG);
+  const result = await withDatabase(async (db, config) => {
+    const port = config.port;
+    const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, ...(values.origin ?? [])];
+    return seedDemo(db, catalog, { origins });
+  });
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else {
+    process.stdout.write(
+      [
+        `Seeded ${result.org.nombre} (${result.org.id}, plan ${result.org.plan})`,
+        `  publishable test key: ${result.keys.pk_test}`,
+        `  secret test key:      ${result.keys.sk_test_write}`,
+        `  allowed origins:      ${result.publishable_origins.join(', ')}`,
+        '',
+      ].join('\n'),
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,43 @@
+/** Server settings read from the environment (see README, "Configuration"). */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  /** Trust `X-Forwarded-For` for the client IP (behind a load balancer). */
+  trustProxy: boolean;
+  ai: { baseUrl: string | undefined; model: string | undefined; apiKey: string | undefined };
+  smtpUrl: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Local tests only: lets webhooks target http://127.0.0.1. */
+  unsafeAllowLoopbackWebhooks: boolean;
+}
+
+/** The API version of this server; the only one there is. */
+export const API_VERSION = '2026-10-01';
+
+/** Reads {@link ServerConfig} from `env`, with the defaults of design.md section 3. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = Number(env.PORT ?? 8787);
+  const host = env.HOST ?? '127.0.0.1';
+  const level = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  return {
+    port: Number.isInteger(port) && port >= 0 && port < 65536 ? port : 8787,
+    host,
+    dataDir: env.DATA_DIR ?? './.data',
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    ai: {
+      baseUrl: env.AI_BASE_URL || undefined,
+      model: env.AI_MODEL || undefined,
+      apiKey: env.AI_API_KEY || undefined,
+    },
+    smtpUrl: env.SMTP_URL || undefined,
+    logLevel: (['debug', 'info', 'warn', 'error', 'silent'].includes(level)
+      ? level
+      : 'info') as ServerConfig['logLevel'],
+    unsafeAllowLoopbackWebhooks: env.SVC_UNSAFE_ALLOW_LOOPBACK_WEBHOOKS === '1',
+  };
+}

@@ -1,0 +1,96 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** A row as returned by the driver: column name to parsed value. */
+export type Row = Record<string, unknown>;
+
+/** The one query interface every repository uses; PGlite, `pg` and a transaction all fit it. */
+export interface Queryable {
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+/** A database connection (PGlite or PostgreSQL) with transactions and change notifications. */
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` in one transaction. Inside an ambient transaction (one opened by an outer call, for
+   * example by the idempotency middleware) it runs in a savepoint of that transaction instead, so
+   * the request's writes and its stored response commit together, and a failing inner step still
+   * rolls back its own writes.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Subscribes to a notification channel (LISTEN). Returns the unsubscribe function. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Sends a notification (NOTIFY) to every process listening on `channel`, this one included. */
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Raw driver operations an adapter provides; {@link createDatabase} adds the ambient transaction. */
+export interface DriverAdapter {
+  readonly kind: 'pglite' | 'postgres';
+  query(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const ambient = new AsyncLocalStorage<Queryable>();
+let savepoints = 0;
+
+/**
+ * Wraps a driver so that queries made while a transaction is ambient run inside it. This matters
+ * for PGlite, which has one connection: a query outside the open transaction would wait for it forever.
+ */
+export function createDatabase(driver: DriverAdapter): Database {
+  return {
+    kind: driver.kind,
+    query<T = Row>(sql: string, params?: readonly unknown[]) {
+      const tx = ambient.getStore();
+      return (tx ? tx.query<T>(sql, params) : driver.query(sql, params)) as Promise<T[]>;
+    },
+    transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const tx = ambient.getStore();
+      if (tx) return inSavepoint(tx, fn);
+      return driver.transaction((inner) => ambient.run(inner, () => fn(inner)));
+    },
+    listen: (channel, onMessage) => driver.listen(channel, onMessage),
+    notify: (channel, payload) => driver.notify(channel, payload),
+    close: () => driver.close(),
+  };
+}
+
+/** True when the error means the database itself is unreachable (not a bad query). */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  const message = String((error as { message?: string } | null)?.message ?? '');
+  return (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'EPIPE',
+      'ETIMEDOUT',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08000',
+      '08003',
+      '08006',
+    ].includes(code) ||
+    /Connection terminated|connect ECONNREFUSED|the database system is (starting|shutting) /i.test(message)
+  );
+}
+
+async function inSavepoint<T>(tx: Queryable, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  savepoints = (savepoints + 1) % 1_000_000;
+  const name = `sp_${savepoints}`;
+  await tx.query(`SAVEPOINT ${name}`);
+  try {
+    const value = await fn(tx);
+    await tx.query(`RELEASE SAVEPOINT ${name}`);
+    return value;
+  } catch (error) {
+    await tx.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,82 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { PGlite, types } from '@electric-sql/pglite';
+import type { DriverAdapter, Queryable, Row } from './database.js';
+
+const parsers = {
+  [types.INT8]: (value: string) => Number(value),
+  [types.NUMERIC]: (value: string) => Number(value),
+};
+
+/**
+ * Opens PGlite in `dataDir` (created when missing), or in memory when `dataDir` is undefined.
+ * PGlite has a single connection: transactions are serialised by PGlite itself.
+ */
+export async function openPglite(dataDir: string | undefined): Promise<DriverAdapter> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dataDir ?? 'memory://', { parsers });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+    async query<T = Row>(sql: string, params?: readonly unknown[]) {
+      const result = await q.query<T>(sql, params as unknown[] | undefined);
+      return result.rows;
+    },
+  });
+  const plain = wrap(db);
+  return {
+    kind: 'pglite',
+    query: (sql, params) => plain.query(sql, params),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    async listen(channel, onMessage) {
+      const unsubscribe = await db.listen(channel, onMessage);
+      return async () => unsubscribe();
+    },
+    async notify(channel, payload) {
+      await db.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    async close() {
+      await db.close();
+      unlock();
+    },
+  };
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same directory would corrupt
+ * it. A lock file holding the owner's pid turns that into a clear error.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockFile = `${dataDir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockFile, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(lockFile, 'utf8'));
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new Error(
+          `the PGlite data directory ${dataDir} is in use by process ${owner}; stop it first, or use PostgreSQL (DATABASE_URL) to share data between processes`,
+        );
+      }
+      rmSync(lockFile, { force: true }); // left by a process that died
+    }
+  }
+  throw new Error(`could not lock ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,105 @@
+import pg from 'pg';
+import type { DriverAdapter, Queryable, Row } from './database.js';
+
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+/** Options for the PostgreSQL pool. */
+export interface PostgresOptions {
+  /** Connections in the pool. @defaultValue 10 */
+  max?: number;
+}
+
+/** Connects to PostgreSQL through a `pg` pool. The pool reconnects by itself after a restart. */
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<DriverAdapter> {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5_000 });
+  // An idle client losing its connection (server restart) must not crash the process.
+  pool.on('error', () => {});
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  let listenClient: pg.PoolClient | undefined;
+  let closing = false;
+
+  async function ensureListenClient(): Promise<pg.PoolClient> {
+    if (listenClient) return listenClient;
+    const client = await pool.connect();
+    client.on('notification', (message) => {
+      for (const handler of listeners.get(message.channel) ?? []) handler(message.payload ?? '');
+    });
+    client.on('error', () => {
+      // Reconnect and re-subscribe; while disconnected, handlers are told with an empty payload
+      // so caches can drop everything rather than serve stale entries.
+      listenClient = undefined;
+      client.release(true);
+      for (const set of listeners.values()) for (const handler of set) handler('');
+      if (!closing) setTimeout(() => void resubscribe(), 500);
+    });
+    listenClient = client;
+    return client;
+  }
+
+  async function resubscribe(): Promise<void> {
+    try {
+      const client = await ensureListenClient();
+      for (const channel of listeners.keys()) await client.query(`LISTEN "${channel}"`);
+    } catch {
+      if (!closing) setTimeout(() => void resubscribe(), 1_000);
+    }
+  }
+
+  const plain: Queryable = {
+    async query<T = Row>(sql: string, params?: readonly unknown[]) {
+      const result = await pool.query(sql, params as unknown[] | undefined);
+      return result.rows as T[];
+    },
+  };
+
+  return {
+    kind: 'postgres',
+    query: (sql, params) => plain.query(sql, params),
+    async transaction(fn) {
+      const client = await pool.connect();
+      const tx: Queryable = {
+        async query<T = Row>(sql: string, params?: readonly unknown[]) {
+          const result = await client.query(sql, params as unknown[] | undefined);
+          return result.rows as T[];
+        },
+      };
+      try {
+        await client.query('BEGIN');
+        const value = await fn(tx);
+        await client.query('COMMIT');
+        client.release();
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        client.release(true);
+        throw error;
+      }
+    },
+    async listen(channel, onMessage) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`listen: invalid channel name "${channel}"`);
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        const client = await ensureListenClient();
+        await client.query(`LISTEN "${channel}"`);
+      }
+      set.add(onMessage);
+      return async () => {
+        set.delete(onMessage);
+      };
+    },
+    async notify(channel, payload) {
+      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      // This process hears its own change now, not a round trip later: a key revoked here
+      // stops working here before the call returns. Other processes hear the NOTIFY.
+      for (const handler of listeners.get(channel) ?? []) handler(payload);
+    },
+    async close() {
+      closing = true;
+      listenClient?.release();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { docUrl } from '@svc/core';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { isConnectionError } from '../db/database.js';
+import { ApiError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { AppEnv } from '../types.js';
+
+/** The flat error body of every 4xx and 5xx response. */
+export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+  const request_id = c.get('requestId');
+  const body = {
+    error: error.message,
+    code: error.code,
+    ...error.extra,
+    request_id,
+    doc_url: docUrl(error.code),
+  };
+  return c.json(body, error.status as 400, error.headers);
+}
+
+/**
+ * The one place that turns a thrown error into HTTP. Expected failures are {@link ApiError}s; a
+ * lost database answers 503 so clients retry; anything else is a bug, logged in full and answered
+ * with a generic 500 that reveals nothing.
+ */
+export function createErrorHandler(logger: Logger) {
+  return function onError(error: Error, c: Context<AppEnv>): Response {
+    if (error instanceof ApiError) return errorResponse(c, error);
+    if (error instanceof HTTPException) {
+      const status = error.status;
+      const code = status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'invalid_request';
+      return errorResponse(c, new ApiError(status, code, error.message || 'Bad request.'));
+    }
+    if (isConnectionError(error)) {
+      logger.warn('database unavailable', { request_id: c.get('requestId'), error: String(error) });
+      return errorResponse(
+        c,
+        new ApiError(
+          503,
+          'service_unavailable',
+          'The service is temporarily unavailable. Retry shortly.',
+          {},
+          {
+            'Retry-After': '1',
+          },
+        ),
+      );
+    }
+    logger.error('unhandled error', {
+      request_id: c.get('requestId'),
+      error: String(error),
+      stack: error.stack,
+    });
+    return errorResponse(
+      c,
+      new ApiError(500, 'internal_error', 'Something went wrong on our side. Retry later.'),
+    );
+  };
+}

@@ -1,0 +1,45 @@
+import type { Context } from 'hono';
+import { ApiError } from '../errors.js';
+
+/** Largest accepted request body. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const parsed = new WeakMap<Request, unknown>();
+
+/**
+ * Reads the request body as JSON: 400 `invalid_json` without a JSON content type, with bytes that
+ * are not UTF-8, or with text that is not JSON; 413 `payload_too_large` over {@link MAX_BODY_BYTES}.
+ */
+export async function readJson(c: Context): Promise<unknown> {
+  if (parsed.has(c.req.raw)) return parsed.get(c.req.raw);
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (!/^application\/json\s*(;|$)/.test(type)) {
+    throw new ApiError(
+      400,
+      'invalid_json',
+      'The body must be JSON sent with Content-Type: application/json.',
+    );
+  }
+  const bytes = await readBodyBytes(c);
+  let value: unknown;
+  try {
+    value = JSON.parse(utf8.decode(bytes));
+  } catch {
+    throw new ApiError(400, 'invalid_json', 'The body is not valid JSON (UTF-8).');
+  }
+  parsed.set(c.req.raw, value);
+  return value;
+}
+
+/** The raw body bytes, at most {@link MAX_BODY_BYTES}; Hono caches them for later readers. */
+export async function readBodyBytes(c: Context): Promise<Uint8Array> {
+  const length = Number(c.req.header('content-length') ?? 0);
+  if (length > MAX_BODY_BYTES) throw payloadTooLarge();
+  const buffer = await c.req.arrayBuffer();
+  if (buffer.byteLength > MAX_BODY_BYTES) throw payloadTooLarge();
+  return new Uint8Array(buffer);
+}
+
+const payloadTooLarge = () =>
+  new ApiError(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);

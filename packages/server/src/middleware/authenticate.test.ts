@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '../services/api-keys.js';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+});
+afterAll(() => t.close());
+
+const me = (key?: string, headers?: Record<string, string>) => t.call('GET', '/api/v1/me', { key, headers });
+
+describe('authentication', () => {
+  it('answers 401 missing_key without an Authorization header', async () => {
+    await expectError(await me(), 401, 'missing_key');
+    await expectError(await me(undefined, { authorization: '' }), 401, 'missing_key');
+  });
+
+  it('answers 401 invalid_key for an unknown key of valid shape and for junk', async () => {
+    await expectError(await me('sk_test_00000000000000000000000000000000'), 401, 'invalid_key');
+    await expectError(await me('not-a-key'), 401, 'invalid_key');
+  });
+
+  it('stores keys only as hashes', async () => {
+    const rows = await t.db.query<Record<string, unknown>>('SELECT * FROM api_keys');
+    const dump = JSON.stringify(rows);
+    for (const key of Object.values(t.seed.keys)) expect(dump).not.toContain(key);
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(String(r.secret_hash)))).toBe(true);
+    expect(String(rows[0]?.display)).toMatch(/^(sk|pk)_(test|live)_\.\.\.[0-9A-Za-z]{4}$/);
+  });
+
+  it('stops accepting a revoked key at once, even after it was cached', async () => {
+    const { key, record } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'secret',
+      mode: 'test',
+      scope: 'read',
+    });
+    expect((await me(key)).status).toBe(200);
+    expect(await revokeApiKey(t.db, record.id)).toBe(true);
+    await expectError(await me(key), 401, 'invalid_key');
+  });
+
+  it('refuses an expired key', async () => {
+    const expiresAt = new Date(Date.now() + 60_000);
+    const { key } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'secret',
+      mode: 'test',
+      scope: 'read',
+      expiresAt,
+    });
+    expect((await me(key)).status).toBe(200);
+    t.setNow(new Date(expiresAt.getTime() + 1));
+    try {
+      const body = await expectError(await me(key), 401, 'invalid_key');
+      expect(body.error).toMatch(/expired/);
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+
+  it('accepts a secret key only from its allowed IPs', async () => {
+    const { key } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'secret',
+      mode: 'test',
+      scope: 'read',
+      ips: ['203.0.113.7', '198.51.100.0/24'],
+    });
+    expect((await me(key, { 'x-forwarded-for': '203.0.113.7' })).status).toBe(200);
+    expect((await me(key, { 'x-forwarded-for': '198.51.100.42' })).status).toBe(200);
+    await expectError(await me(key, { 'x-forwarded-for': '203.0.113.8' }), 401, 'invalid_key');
+  });
+
+  it('keeps the API version the key was created with', async () => {
+    const res = await me(t.seed.keys.sk_test_read);
+    const body = (await res.json()) as { data: { key: { api_version: string } } };
+    expect(body.data.key.api_version).toBe('2026-10-01');
+  });
+});
+
+describe('authorization', () => {
+  it('lets a read key read but not write (403 insufficient_scope)', async () => {
+    expect((await me(t.seed.keys.sk_test_read)).status).toBe(200);
+    await expectError(
+      await t.call('POST', '/api/test-mode/reset', { key: t.seed.keys.sk_test_read, body: {} }),
+      403,
+      'insufficient_scope',
+    );
+  });
+
+  it('refuses publishable keys outside their operations', async () => {
+    await expectError(await me(t.seed.keys.pk_test), 403, 'insufficient_scope');
+    await expectError(
+      await t.call('POST', '/api/test-mode/reset', { key: t.seed.keys.pk_test, body: {} }),
+      403,
+      'insufficient_scope',
+    );
+  });
+
+  it('limits a restricted key to the resources and levels it was granted', async () => {
+    const { key } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'restricted',
+      mode: 'test',
+      scope: 'write',
+      permissions: { cotizaciones: 'read' },
+    });
+    expect(key).toMatch(/^rk_test_/);
+    expect((await me(key)).status).toBe(200);
+    await expectError(
+      await t.call('POST', '/api/test-mode/reset', { key, body: {} }),
+      403,
+      'insufficient_scope',
+    );
+  });
+
+  it('refuses a new key over the plan limit with 402 plan_limit_reached', async () => {
+    const { PLANS } = await import('../services/plans.js');
+    const free = t.seed.free_org.id;
+    // The seed issues the free organization's two keys without the limit; the next one is refused.
+    await expect(
+      createApiKey(t.db, { orgId: free, kind: 'secret', mode: 'test', scope: 'read' }),
+    ).rejects.toMatchObject({
+      status: 402,
+      code: 'plan_limit_reached',
+      extra: { limit: PLANS.free.maxKeys, plan: 'free' },
+    });
+  });
+});

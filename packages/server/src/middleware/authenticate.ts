@@ -1,0 +1,50 @@
+import { BlockList, isIP } from 'node:net';
+import type { Context } from 'hono';
+import { ApiError } from '../errors.js';
+import { clientIp } from '../http/client-ip.js';
+import { KEY_PATTERN } from '../services/api-keys.js';
+import type { KeyWithOrg } from '../services/key-store.js';
+import type { AppDeps, AppEnv } from '../types.js';
+
+/**
+ * Finds the key of `Authorization: Bearer <key>`: 401 `missing_key` without one, 401 `invalid_key`
+ * for an unknown, revoked or expired key, or a secret key used from an IP outside its allowlist.
+ */
+export async function authenticate(c: Context<AppEnv>, deps: AppDeps): Promise<KeyWithOrg> {
+  const header = c.req.header('authorization')?.trim();
+  if (!header)
+    throw new ApiError(401, 'missing_key', 'Send your API key as Authorization: Bearer <API_KEY>.');
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) throw new ApiError(401, 'missing_key', 'The Authorization header must be "Bearer <API_KEY>".');
+  const secret = match[1]!;
+  const found = KEY_PATTERN.test(secret) ? await deps.keys.find(secret) : null;
+  if (!found) throw new ApiError(401, 'invalid_key', 'The API key is not valid.');
+  const { key } = found;
+  if (key.revoked_at) throw new ApiError(401, 'invalid_key', 'The API key has been revoked.');
+  if (key.expires_at && key.expires_at.getTime() <= deps.now().getTime()) {
+    throw new ApiError(401, 'invalid_key', 'The API key has expired.');
+  }
+  if (key.allowed_ips.length > 0) {
+    const ip = clientIp(c, deps.config.trustProxy);
+    if (!ipAllowed(ip, key.allowed_ips)) {
+      throw new ApiError(401, 'invalid_key', `The API key cannot be used from ${ip}.`);
+    }
+  }
+  c.set('auth', found);
+  return found;
+}
+
+/** True when `ip` is one of `allowlist` (addresses or CIDR ranges, IPv4 or IPv6). */
+export function ipAllowed(ip: string, allowlist: readonly string[]): boolean {
+  const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
+  if (!isIP(ip)) return false;
+  const list = new BlockList();
+  for (const entry of allowlist) {
+    const [address, bits] = entry.split('/');
+    const entryFamily = isIP(address ?? '') === 6 ? 'ipv6' : 'ipv4';
+    if (!isIP(address ?? '')) continue;
+    if (bits === undefined) list.addAddress(address!, entryFamily);
+    else list.addSubnet(address!, Number(bits), entryFamily);
+  }
+  return list.check(ip, family);
+}

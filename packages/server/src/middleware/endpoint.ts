@@ -1,0 +1,46 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppDeps, AppEnv } from '../types.js';
+import { authenticate } from './authenticate.js';
+import { type Access, authorize } from './authorize.js';
+import { runIdempotent } from './idempotency.js';
+import { chargeQuota } from './quota.js';
+import { enforceRateLimit, KEY_RATE_LIMIT } from './rate-limit.js';
+
+/** Options of {@link endpoint}: the access the operation requires, and how it handles retries. */
+export interface EndpointOptions extends Access {
+  /** Streams its response and writes nothing, so there is nothing to replay. @defaultValue false */
+  skipIdempotency?: boolean;
+}
+
+/**
+ * The pipeline in front of every API operation, in this order: find the key (401), check what it
+ * may do (403), count it against the per-minute rate (429), then run the operation, through the
+ * idempotency store when it is a POST, PATCH or DELETE with `Idempotency-Key`, counting it
+ * against the monthly quota unless it is a replay.
+ */
+export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHandler<AppEnv> {
+  const staleSeconds = deps.idempotencyStaleSeconds ?? 60;
+  return async function endpointPipeline(c, next) {
+    const auth = await authenticate(c, deps);
+    authorize(auth, options);
+    if (auth.key.kind !== 'publishable') {
+      await enforceRateLimit(deps.db, `key:${auth.key.id}`, KEY_RATE_LIMIT, deps.now());
+    }
+    const idempotencyKey = c.req.header('idempotency-key');
+    const mutating = c.req.method === 'POST' || c.req.method === 'PATCH' || c.req.method === 'DELETE';
+    const charge = () => chargeQuota(deps.db, auth, deps.now());
+    if (mutating && idempotencyKey !== undefined && !options.skipIdempotency) {
+      const replay = await runIdempotent(c, next, {
+        db: deps.db,
+        keyId: auth.key.id,
+        idempotencyKey,
+        staleSeconds,
+        charge,
+      });
+      if (replay) c.res = replay;
+      return;
+    }
+    await charge();
+    await next();
+  };
+}

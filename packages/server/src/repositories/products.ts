@@ -1,0 +1,112 @@
+import type { Queryable } from '../db/database.js';
+
+/** A catalog product as stored. `costo` is internal and never leaves through events or the widget. */
+export interface ProductRow {
+  id: string;
+  sku: string;
+  nombre: string;
+  descripcion: string | null;
+  unidad: string;
+  precio_lista: number;
+  moneda: string;
+  tax_rate: number | null;
+  costo: number | null;
+  aliases: string[];
+  clave_sat: string | null;
+  clave_unidad_sat: string | null;
+  activo: boolean;
+  fraccionable: boolean;
+}
+
+type Scope = { orgId: string; mode: string };
+
+const COLUMNS =
+  'id, sku, nombre, descripcion, unidad, precio_lista, moneda, tax_rate, costo, aliases, clave_sat, clave_unidad_sat, activo, fraccionable';
+
+export async function findProductsByIds(
+  db: Queryable,
+  scope: Scope,
+  ids: string[],
+): Promise<Map<string, ProductRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<ProductRow>(
+    `SELECT ${COLUMNS} FROM products WHERE org_id = $1 AND mode = $2 AND id = ANY($3::uuid[])`,
+    [scope.orgId, scope.mode, ids],
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function listProducts(
+  db: Queryable,
+  scope: Scope,
+  page: { limit: number; offset: number; activeOnly?: boolean },
+): Promise<{ records: ProductRow[]; total: number }> {
+  const records = await db.query<ProductRow>(
+    `SELECT ${COLUMNS} FROM products WHERE org_id = $1 AND mode = $2 AND ($5::boolean IS NOT TRUE OR activo)
+     ORDER BY created_at, sku LIMIT $3 OFFSET $4`,
+    [scope.orgId, scope.mode, page.limit, page.offset, page.activeOnly ?? false],
+  );
+  const [count] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM products WHERE org_id = $1 AND mode = $2 AND ($3::boolean IS NOT TRUE OR activo)`,
+    [scope.orgId, scope.mode, page.activeOnly ?? false],
+  );
+  return { records, total: count?.n ?? 0 };
+}
+
+export async function countProducts(db: Queryable, scope: Scope): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM products WHERE org_id = $1 AND mode = $2',
+    [scope.orgId, scope.mode],
+  );
+  return row?.n ?? 0;
+}
+
+export async function insertProduct(
+  db: Queryable,
+  scope: Scope,
+  p: Omit<ProductRow, 'id' | 'activo' | 'descripcion'> & { descripcion?: string | null },
+): Promise<ProductRow | undefined> {
+  const [row] = await db.query<ProductRow>(
+    `INSERT INTO products (org_id, mode, sku, nombre, descripcion, unidad, precio_lista, moneda, tax_rate, costo, aliases,
+       clave_sat, clave_unidad_sat, fraccionable)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+     ON CONFLICT (org_id, mode, sku) DO NOTHING
+     RETURNING ${COLUMNS}`,
+    [
+      scope.orgId,
+      scope.mode,
+      p.sku,
+      p.nombre,
+      p.descripcion ?? null,
+      p.unidad,
+      p.precio_lista,
+      p.moneda,
+      p.tax_rate,
+      p.costo,
+      p.aliases,
+      p.clave_sat,
+      p.clave_unidad_sat,
+      p.fraccionable,
+    ],
+  );
+  return row;
+}
+
+/** The product as the API returns it: no cost or margin unless `withCost` (secret keys). */
+export function productRecord(p: ProductRow, withCost = false) {
+  const { costo, aliases, ...rest } = p;
+  return withCost ? { ...rest, aliases, costo } : { ...rest, aliases };
+}
+
+/** The product's summary carried by `product.*` events: never cost or margin. */
+export function productEventData(p: ProductRow) {
+  return {
+    object: 'product',
+    id: p.id,
+    sku: p.sku,
+    nombre: p.nombre,
+    unidad: p.unidad,
+    precio_lista: p.precio_lista,
+    activo: p.activo,
+  };
+}

@@ -1,0 +1,79 @@
+import { clienteSchema } from '@svc/core';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { notFound } from '../errors.js';
+import { readJson } from '../http/json-body.js';
+import { intParam, onlyParams } from '../http/query.js';
+import { isUuid } from '../ids.js';
+import { endpoint } from '../middleware/endpoint.js';
+import { findClientById, listClients } from '../repositories/clients.js';
+import { listProducts, productRecord } from '../repositories/products.js';
+import { clientPatchSchema, productCreateSchema } from '../schemas/requests.js';
+import { createClient, patchClient } from '../services/clients.js';
+import { createProduct } from '../services/products.js';
+import type { AppDeps, AppEnv } from '../types.js';
+import { parse } from './quotes.js';
+
+const clientCreateSchema = v.strictObject({
+  ...clienteSchema.entries,
+  terminos: clientPatchSchema.entries.terminos,
+});
+
+function paging(query: Record<string, string>) {
+  onlyParams(query, ['limit', 'offset']);
+  return {
+    limit: intParam(query.limit, 'limit', 1, 200) ?? 20,
+    offset: intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+  };
+}
+
+/** The client directory (`/clientes`) and the catalog (`/productos`). */
+export function directoryRoutes(deps: AppDeps) {
+  return new Hono<AppEnv>()
+    .get('/clientes', endpoint(deps, { resource: 'clientes', level: 'read' }), async (c) => {
+      const auth = c.get('auth');
+      const page = paging(c.req.query());
+      const { records, total } = await listClients(
+        deps.db,
+        { orgId: auth.org.id, mode: auth.key.mode },
+        page,
+      );
+      return c.json({ data: records, meta: { ...page, total, next_cursor: null } });
+    })
+    .post('/clientes', endpoint(deps, { resource: 'clientes', level: 'write' }), async (c) => {
+      const body = parse(clientCreateSchema, await readJson(c));
+      return c.json({ data: await createClient(deps, c.get('auth'), body) });
+    })
+    .get('/clientes/:id', endpoint(deps, { resource: 'clientes', level: 'read' }), async (c) => {
+      const auth = c.get('auth');
+      const id = c.req.param('id');
+      const client = isUuid(id)
+        ? await findClientById(deps.db, { orgId: auth.org.id, mode: auth.key.mode }, id)
+        : undefined;
+      if (!client) throw notFound('Client');
+      return c.json({ data: client });
+    })
+    .patch('/clientes/:id', endpoint(deps, { resource: 'clientes', level: 'write' }), async (c) => {
+      const id = c.req.param('id');
+      const body = parse(clientPatchSchema, await readJson(c));
+      if (!isUuid(id)) throw notFound('Client');
+      return c.json({ data: await patchClient(deps, c.get('auth'), id, body) });
+    })
+    .get('/productos', endpoint(deps, { resource: 'productos', level: 'read' }), async (c) => {
+      const auth = c.get('auth');
+      const page = paging(c.req.query());
+      const { records, total } = await listProducts(
+        deps.db,
+        { orgId: auth.org.id, mode: auth.key.mode },
+        page,
+      );
+      return c.json({
+        data: records.map((p) => productRecord(p, auth.key.kind === 'secret')),
+        meta: { ...page, total, next_cursor: null },
+      });
+    })
+    .post('/productos', endpoint(deps, { resource: 'productos', level: 'write' }), async (c) => {
+      const body = parse(productCreateSchema, await readJson(c));
+      return c.json({ data: await createProduct(deps, c.get('auth'), body) });
+    });
+}

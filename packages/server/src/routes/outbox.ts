@@ -1,0 +1,30 @@
+import { Hono } from 'hono';
+import { intParam, onlyParams } from '../http/query.js';
+import { endpoint } from '../middleware/endpoint.js';
+import type { AppDeps, AppEnv } from '../types.js';
+
+/**
+ * `GET /emails`: the e-mails the service wrote to clients, newest first, with what happened to
+ * each (`sent`, `failed`, or `skipped` and why). In test mode nothing is ever sent: this is where
+ * the seller reads what the client would have received.
+ */
+export function outboxRoutes(deps: AppDeps) {
+  return new Hono<AppEnv>().get(
+    '/emails',
+    endpoint(deps, { resource: 'cotizaciones', level: 'read' }),
+    async (c) => {
+      const { key, org } = c.get('auth');
+      const query = c.req.query();
+      onlyParams(query, ['limit', 'offset']);
+      const limit = intParam(query.limit, 'limit', 1, 200) ?? 20;
+      const offset = intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+      const rows = await deps.db.query(
+        `SELECT id, quote_id AS cotizacion_id, to_email AS "to", subject, body, status, skipped_reason AS skipped,
+              to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+       FROM email_outbox WHERE org_id = $1 AND mode = $2 ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
+        [org.id, key.mode, limit, offset],
+      );
+      return c.json({ data: rows, meta: { limit, offset, next_cursor: null } });
+    },
+  );
+}

@@ -1,0 +1,456 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+
+let t: TestContext;
+let sk: string;
+let product: (sku: string) => string;
+beforeAll(async () => {
+  t = await createTestContext();
+  sk = t.seed.keys.sk_test_write;
+  const ids = new Map(t.seed.products.map((p) => [p.sku, p.id]));
+  product = (sku) => ids.get(sku)!;
+});
+afterAll(() => t.close());
+
+type Json = Record<string, any>;
+const create = async (body: Json, key = sk, headers: Record<string, string> = {}) => {
+  const res = await t.call('POST', '/api/v1/cotizaciones', { key, body, headers });
+  return { res, body: (await res.clone().json()) as Json };
+};
+const laptop = (cantidad = 1) => ({
+  descripcion: 'Laptop 14"',
+  cantidad,
+  precio_unitario: 24500,
+  producto_id: product('LAP-14'),
+});
+const cliente = { empresa: 'Acme SA de CV', email: 'compras@acme.example' };
+const count = async (table: string) =>
+  (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+
+describe('POST /cotizaciones', () => {
+  it('creates a draft with folio, token, public link and exact totals', async () => {
+    const { res, body } = await create({
+      items: [{ descripcion: 'Servicio', cantidad: 2, precio_unitario: 1000 }],
+      cliente,
+      cupon: 'BIENVENIDA10',
+    });
+    expect(res.status).toBe(200);
+    const data = body.data;
+    expect(data).toMatchObject({
+      folio: expect.stringMatching(/^COT-\d{6}$/),
+      needs_approval: false,
+      motivo: null,
+      status: 'draft',
+      moneda: 'MXN',
+      total: 2088,
+    });
+    expect(data.token).toMatch(/^[0-9A-Za-z]{40}$/);
+    expect(data.link_publico).toBe(`http://svc.test/q/${data.token}`);
+    const detail = (await (
+      await t.call('GET', `/api/v1/cotizaciones/${data.id}`, { key: sk })
+    ).json()) as Json;
+    expect(detail.data).toMatchObject({
+      subtotal: 2000,
+      descuento: 200,
+      impuestos: 288,
+      total: 2088,
+      cupon: 'BIENVENIDA10',
+      vigencia: null,
+      language: null,
+    });
+    expect(detail.data.items[0]).toMatchObject({
+      descripcion: 'Servicio',
+      cantidad: 2,
+      precio_unitario: 1000,
+      importe: 2000,
+      tax_rate: 0.16,
+    });
+  });
+
+  it('numbers folios per organization and mode', async () => {
+    const a = (await create({ items: [laptop()], cliente })).body.data.folio;
+    const b = (await create({ items: [laptop()], cliente })).body.data.folio;
+    expect(Number(b.slice(4))).toBe(Number(a.slice(4)) + 1);
+    const live = (
+      await create(
+        { items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 1 }], cliente },
+        t.seed.keys.sk_live_write,
+      )
+    ).body.data;
+    expect(live.folio).toBe('COT-000001');
+  });
+
+  it('finds the client by e-mail instead of creating it twice, and creates it the first time', async () => {
+    const before = await count('clients');
+    await create({
+      items: [laptop()],
+      cliente: { empresa: 'Nuevo Cliente', email: 'nuevo@cliente.example' },
+    });
+    await create({
+      items: [laptop()],
+      cliente: { empresa: 'Nuevo Cliente SA', email: 'NUEVO@cliente.example' },
+    });
+    expect(await count('clients')).toBe(before + 1);
+  });
+
+  it('refuses an unknown cliente_id with 400 invalid_client and writes nothing', async () => {
+    const before = await count('quotes');
+    await expectError(
+      (await create({ items: [laptop()], cliente_id: '00000000-0000-4000-8000-000000000000' })).res,
+      400,
+      'invalid_client',
+    );
+    expect(await count('quotes')).toBe(before);
+  });
+
+  it('validates strictly: unknown fields at every level, ranges, codes', async () => {
+    const before = await count('quotes');
+    const cases: [Json, string][] = [
+      [{ items: [], cliente }, 'items'],
+      [{ items: [laptop()], cliente, extra: 1 }, 'extra'],
+      [{ items: [{ ...laptop(), foo: 1 }], cliente }, 'items[0].foo'],
+      [{ items: [laptop()], cliente: { ...cliente, foo: 1 } }, 'cliente.foo'],
+      [
+        { items: [laptop()], cliente: { ...cliente, fiscal: { country: 'MX', tax_id: 'X', foo: 1 } } },
+        'cliente.fiscal.foo',
+      ],
+      [{ items: [laptop()], cliente, descuento: { tipo: 'porcentaje', valor: 10, foo: 1 } }, 'descuento.foo'],
+      [{ items: [laptop()], cliente, descuento: { tipo: 'porcentaje', valor: 101 } }, 'descuento.valor'],
+      [{ items: [{ ...laptop(), tax_rate: 1.5 }], cliente }, 'items[0].tax_rate'],
+      [{ items: [{ ...laptop(), clave_sat: '123' }], cliente }, 'items[0].clave_sat'],
+      [
+        { items: [{ ...laptop(), tax_rate: 0.16, exemption_reason: 'E1' }], cliente },
+        'items[0].exemption_reason',
+      ],
+      [
+        { items: [{ ...laptop(), tax_rate: 0, exemption_reason: 'E9' }], cliente },
+        'items[0].exemption_reason',
+      ],
+      [{ items: [laptop()], cliente, base_currency: 'XXQ' }, 'base_currency'],
+      [
+        { items: [laptop()], cliente: { ...cliente, fiscal: { country: 'ZZ', tax_id: 'X' } } },
+        'cliente.fiscal.country',
+      ],
+      [{ items: [laptop()], cliente, terminos: 'net31' }, 'terminos'],
+      [{ items: [{ ...laptop(), cantidad: -1 }], cliente }, 'items[0].cantidad'],
+      [{ items: [laptop()] }, 'cliente'],
+      [
+        { items: [{ ...laptop(), producto_id: '00000000-0000-4000-8000-000000000000' }], cliente },
+        'items[0].producto_id',
+      ],
+      [{ items: [laptop()], cliente, base_currency: 'EUR' }, 'base_currency'],
+    ];
+    for (const [body, field] of cases) {
+      const { res, body: error } = await create(body);
+      expect({ field, status: res.status, code: error.code }).toEqual({
+        field,
+        status: 400,
+        code: 'invalid_request',
+      });
+      expect(error.error).toContain(field);
+    }
+    expect(await count('quotes')).toBe(before);
+  });
+
+  it('accepts a valid exemption on a zero-rate line and decimal quantities', async () => {
+    const { res } = await create({
+      items: [
+        {
+          descripcion: 'Servicio exento',
+          cantidad: 1.5,
+          precio_unitario: 100,
+          tax_rate: 0,
+          exemption_reason: 'E1',
+          clave_sat: '81111811',
+        },
+      ],
+      cliente,
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('holds a discount above the threshold for internal approval', async () => {
+    const { body } = await create({
+      items: [laptop()],
+      cliente,
+      descuento: { tipo: 'porcentaje', valor: 40 },
+    });
+    expect(body.data.needs_approval).toBe(true);
+    expect(body.data.motivo).toMatch(/40/);
+    const events = (await (
+      await t.call('GET', `/api/v1/events?object_id=${body.data.id}`, { key: sk })
+    ).json()) as Json;
+    expect(events.data.map((e: Json) => e.type)).toEqual(['quote.approval_requested', 'quote.created']);
+    expect(events.data[0].data.motivo).toBe(body.data.motivo);
+    await expectError(
+      await t.call('POST', `/api/v1/cotizaciones/${body.data.id}`, { key: sk, body: { action: 'send' } }),
+      409,
+      'invalid_state',
+    );
+    const decided = await t.call('POST', `/api/v1/cotizaciones/${body.data.id}`, {
+      key: sk,
+      body: { action: 'approve_discount' },
+    });
+    expect(decided.status).toBe(200);
+    const sent = await t.call('POST', `/api/v1/cotizaciones/${body.data.id}`, {
+      key: sk,
+      body: { action: 'send' },
+    });
+    expect(((await sent.json()) as Json).data.status).toBe('sent');
+  });
+
+  it('sends on creation with send: true, keeping the e-mail in the outbox in test mode', async () => {
+    const { body } = await create({ items: [laptop()], cliente, send: true }, sk, {
+      'accept-language': 'pt-BR',
+    });
+    expect(body.data.status).toBe('sent');
+    expect(body.data.email).toEqual({ sent: false, skipped: 'test_mode' });
+    const emails = (await (await t.call('GET', '/api/v1/emails', { key: sk })).json()) as Json;
+    const mail = emails.data.find((e: Json) => e.cotizacion_id === body.data.id);
+    expect(mail).toMatchObject({ to: 'compras@acme.example', status: 'skipped', skipped: 'test_mode' });
+    expect(mail.subject).toContain('Orçamento');
+    expect(mail.body).toContain(body.data.link_publico);
+    const noMail = await create({ items: [laptop()], cliente: { empresa: 'Sin Correo' }, send: true });
+    expect(noMail.body.data.email).toEqual({ sent: false, skipped: 'no_client_email' });
+  });
+
+  it('says no_smtp for a live quote when no SMTP server is configured', async () => {
+    const { body } = await create(
+      { items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 10 }], cliente, send: true },
+      t.seed.keys.sk_live_write,
+    );
+    expect(body.data.email).toEqual({ sent: false, skipped: 'no_smtp' });
+  });
+});
+
+describe('coupons on creation', () => {
+  it('refuses invalid coupons with their reason and writes nothing', async () => {
+    const before = await count('quotes');
+    for (const [cupon, reason, extra] of [
+      ['NOPE', 'not_found', {}],
+      ['EXPIRADO', 'expired', {}],
+      ['AGOTADO', 'exhausted', {}],
+      ['INACTIVO', 'inactive', {}],
+      ['USD50', 'currency_mismatch', {}],
+    ] as const) {
+      const { res, body } = await create({ items: [laptop()], cliente, cupon, ...extra });
+      expect({ cupon, status: res.status, code: body.code, reason: body.reason }).toEqual({
+        cupon,
+        status: 400,
+        code: 'invalid_request',
+        reason,
+      });
+    }
+    expect(await count('quotes')).toBe(before);
+  });
+
+  it('never uses a limited coupon more than max_uses times under concurrency', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => create({ items: [laptop()], cliente, cupon: 'PROMO500' })),
+    );
+    const ok = results.filter((r) => r.res.status === 200);
+    expect(ok).toHaveLength(3);
+    for (const r of results.filter((r) => r.res.status !== 200)) expect(r.body.reason).toBe('exhausted');
+    const [coupon] = await t.db.query<{ uses: number }>(
+      `SELECT uses FROM coupons WHERE code = 'PROMO500' AND mode = 'test' AND org_id = $1`,
+      [t.seed.org.id],
+    );
+    expect(coupon?.uses).toBe(3);
+  });
+});
+
+describe('GET /cotizaciones', () => {
+  it('lists newest first with the spec fields and meta, filtered by status, folio and client', async () => {
+    const created = (
+      await create({ items: [laptop()], cliente: { empresa: 'Listado SA', email: 'lista@x.example' } })
+    ).body.data;
+    const res = await t.call('GET', `/api/v1/cotizaciones?limit=2`, { key: sk });
+    const body = (await res.json()) as Json;
+    expect(body.data[0]).toEqual({
+      id: created.id,
+      folio: created.folio,
+      cliente: 'Listado SA',
+      status: 'draft',
+      total: 28420,
+      moneda: 'MXN',
+      terminos: 'Contado',
+      terminos_codigo: 'contado',
+      vigencia: null,
+      creada: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      link_publico: created.link_publico,
+      language: null,
+    });
+    expect(body.meta).toMatchObject({
+      limit: 2,
+      offset: 0,
+      total: expect.any(Number),
+      next_cursor: expect.any(String),
+    });
+    const byFolio = (await (
+      await t.call('GET', `/api/v1/cotizaciones?folio=${created.folio}`, { key: sk })
+    ).json()) as Json;
+    expect(byFolio.data.map((q: Json) => q.id)).toEqual([created.id]);
+    const detail = (await (
+      await t.call('GET', `/api/v1/cotizaciones/${created.id}`, { key: sk })
+    ).json()) as Json;
+    const byClient = (await (
+      await t.call('GET', `/api/v1/cotizaciones?cliente_id=${detail.data.cliente_id}`, { key: sk })
+    ).json()) as Json;
+    expect(byClient.data.map((q: Json) => q.id)).toEqual([created.id]);
+    const sent = (await (
+      await t.call('GET', `/api/v1/cotizaciones?status=sent`, { key: sk })
+    ).json()) as Json;
+    expect(sent.data.every((q: Json) => q.status === 'sent')).toBe(true);
+  });
+
+  it('pages with a cursor that stays stable while quotes are inserted', async () => {
+    const first = (await (await t.call('GET', '/api/v1/cotizaciones?limit=3', { key: sk })).json()) as Json;
+    await create({ items: [laptop()], cliente });
+    const second = (await (
+      await t.call('GET', `/api/v1/cotizaciones?limit=3&cursor=${first.meta.next_cursor}`, { key: sk })
+    ).json()) as Json;
+    const all = (await (await t.call('GET', '/api/v1/cotizaciones?limit=200', { key: sk })).json()) as Json;
+    const ids = all.data.map((q: Json) => q.id);
+    const start = ids.indexOf(first.data[2].id) + 1;
+    expect(second.data.map((q: Json) => q.id)).toEqual(ids.slice(start, start + 3));
+    expect(second.meta.offset).toBeNull();
+  });
+
+  it('refuses bad query parameters with 400', async () => {
+    for (const query of [
+      'limit=0',
+      'limit=201',
+      'offset=-1',
+      'status=lost',
+      'cursor=abc',
+      'cliente_id=1',
+      'bogus=1',
+    ]) {
+      await expectError(
+        await t.call('GET', `/api/v1/cotizaciones?${query}`, { key: sk }),
+        400,
+        'invalid_request',
+      );
+    }
+  });
+
+  it('never mixes test and live data', async () => {
+    const live = (await (
+      await t.call('GET', '/api/v1/cotizaciones?limit=200', { key: t.seed.keys.sk_live_write })
+    ).json()) as Json;
+    const test = (await (await t.call('GET', '/api/v1/cotizaciones?limit=200', { key: sk })).json()) as Json;
+    const liveIds = new Set(live.data.map((q: Json) => q.id));
+    expect(test.data.some((q: Json) => liveIds.has(q.id))).toBe(false);
+    await expectError(
+      await t.call('GET', `/api/v1/cotizaciones/${test.data[0].id}`, { key: t.seed.keys.sk_live_write }),
+      404,
+      'not_found',
+    );
+  });
+});
+
+describe('quote life cycle', () => {
+  const act = (id: string, action: string, extra: Json = {}) =>
+    t.call('POST', `/api/v1/cotizaciones/${id}`, { key: sk, body: { action, ...extra } });
+  const newDraft = async () => (await create({ items: [laptop()], cliente })).body.data.id as string;
+
+  it('follows the state table and refuses other moves with 409, applying nothing', async () => {
+    const id = await newDraft();
+    await expectError(await act(id, 'approve'), 409, 'invalid_state');
+    await expectError(await act(id, 'mark_paid'), 409, 'invalid_state');
+    const sent = (await (await act(id, 'send')).json()) as Json;
+    expect(sent.data).toMatchObject({
+      status: 'sent',
+      language: 'es',
+      vigencia: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+    await expectError(await act(id, 'send'), 409, 'invalid_state');
+    expect(((await (await act(id, 'approve')).json()) as Json).data.status).toBe('approved');
+    await expectError(await act(id, 'reject'), 409, 'invalid_state');
+    expect(((await (await act(id, 'mark_paid')).json()) as Json).data.status).toBe('paid');
+    const events = (await (
+      await t.call('GET', `/api/v1/events?object_id=${id}`, { key: sk })
+    ).json()) as Json;
+    expect(events.data.map((e: Json) => e.type)).toEqual([
+      'quote.paid',
+      'quote.approved',
+      'quote.sent',
+      'quote.created',
+    ]);
+    expect(events.data[0].actor).toMatch(/^api:[0-9a-f-]{36}$/);
+    expect(JSON.stringify(events.data)).not.toContain('link_publico');
+  });
+
+  it('resends with new lines, recomputing totals, from sent, viewed or expired', async () => {
+    const id = await newDraft();
+    await act(id, 'send');
+    const res = await act(id, 'resend', { items: [laptop(2)], vigencia_dias: 30 });
+    const body = (await res.json()) as Json;
+    expect(body.data).toMatchObject({ status: 'sent', subtotal: 49000, total: 56840, vigencia_dias: 30 });
+    await t.call('POST', `/api/v1/test_helpers/cotizaciones/${id}`, { key: sk, body: { action: 'expire' } });
+    expect(((await (await act(id, 'resend')).json()) as Json).data.status).toBe('sent');
+  });
+
+  it('rejects unknown actions and stray fields with 400', async () => {
+    const id = await newDraft();
+    await expectError(await act(id, 'fly'), 400, 'invalid_request');
+    await expectError(await act(id, 'send', { items: [laptop()] }), 400, 'invalid_request');
+    await expectError(
+      await t.call('POST', `/api/v1/cotizaciones/${id}`, { key: sk, body: {} }),
+      400,
+      'invalid_request',
+    );
+  });
+
+  it('deletes only never-sent drafts', async () => {
+    const id = await newDraft();
+    const del = await t.call('DELETE', `/api/v1/cotizaciones/${id}`, { key: sk });
+    expect(del.status).toBe(200);
+    await expectError(await t.call('GET', `/api/v1/cotizaciones/${id}`, { key: sk }), 404, 'not_found');
+    const sentId = await newDraft();
+    await act(sentId, 'send');
+    await expectError(
+      await t.call('DELETE', `/api/v1/cotizaciones/${sentId}`, { key: sk }),
+      409,
+      'invalid_state',
+    );
+    const events = (await (
+      await t.call('GET', `/api/v1/events?type=quote.deleted`, { key: sk })
+    ).json()) as Json;
+    expect(events.data[0].object_id).toBe(id);
+  });
+
+  it('offers open and expire test helpers to test keys only', async () => {
+    const id = await newDraft();
+    await act(id, 'send');
+    const opened = await t.call('POST', `/api/v1/test_helpers/cotizaciones/${id}`, {
+      key: sk,
+      body: { action: 'open' },
+    });
+    expect(((await opened.json()) as Json).data.status).toBe('viewed');
+    await expectError(
+      await t.call('POST', `/api/v1/test_helpers/cotizaciones/${id}`, {
+        key: t.seed.keys.sk_live_write,
+        body: { action: 'expire' },
+      }),
+      403,
+      'insufficient_scope',
+    );
+  });
+
+  it('expires sent quotes past their validity through the scheduled job', async () => {
+    const { expireDueQuotes } = await import('../services/quote-actions.js');
+    const id = await newDraft();
+    await act(id, 'send');
+    const far = new Date(Date.now() + 400 * 86_400_000);
+    expect(await expireDueQuotes(t.db, far)).toBeGreaterThan(0);
+    const detail = (await (await t.call('GET', `/api/v1/cotizaciones/${id}`, { key: sk })).json()) as Json;
+    expect(detail.data.status).toBe('expired');
+    const events = (await (
+      await t.call('GET', `/api/v1/events?object_id=${id}&type=quote.expired`, { key: sk })
+    ).json()) as Json;
+    expect(events.data[0].actor).toBe('system');
+    expect(await expireDueQuotes(t.db, far)).toBe(0);
+  });
+});

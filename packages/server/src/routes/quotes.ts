@@ -1,0 +1,99 @@
+import { quoteRequestSchema, validate } from '@svc/core';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { invalidRequest, notFound } from '../errors.js';
+import { decodeCursor } from '../http/cursor.js';
+import { readJson } from '../http/json-body.js';
+import { enumParam, intParam, onlyParams } from '../http/query.js';
+import { isUuid } from '../ids.js';
+import { endpoint } from '../middleware/endpoint.js';
+import { QUOTE_STATUSES } from '../repositories/quotes.js';
+import { testHelperSchema } from '../schemas/requests.js';
+import { deleteDraft, QUOTE_ACTIONS, runQuoteAction, runTestHelper } from '../services/quote-actions.js';
+import { createQuote, getQuoteDetail, listQuotePage } from '../services/quotes.js';
+import type { AppDeps, AppEnv } from '../types.js';
+
+const actionSchema = v.strictObject({
+  action: v.picklist(QUOTE_ACTIONS, `must be one of ${QUOTE_ACTIONS.join(', ')}`),
+  items: v.optional(quoteRequestSchema.entries.items),
+  terminos: quoteRequestSchema.entries.terminos,
+  vigencia_dias: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('must be an integer'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(3650),
+    ),
+  ),
+});
+
+/** Parses with a schema; 400 `invalid_request` whose message names the field. */
+export function parse<T>(schema: v.GenericSchema<unknown, T>, input: unknown): T {
+  const result = validate(schema, input);
+  if (!result.ok) throw invalidRequest(result.message);
+  return result.value;
+}
+
+const idParam = (id: string) => {
+  if (!isUuid(id)) throw notFound('Quote');
+  return id;
+};
+
+/** Quotes: list, create, detail, actions, delete, and the quote test helpers. */
+export function quoteRoutes(deps: AppDeps) {
+  const read = endpoint(deps, { resource: 'cotizaciones', level: 'read' });
+  const write = endpoint(deps, { resource: 'cotizaciones', level: 'write' });
+  return new Hono<AppEnv>()
+    .get('/cotizaciones', read, async (c) => {
+      const query = c.req.query();
+      onlyParams(query, ['limit', 'offset', 'cursor', 'status', 'folio', 'cliente_id']);
+      if (query.cliente_id !== undefined && !isUuid(query.cliente_id))
+        throw invalidRequest('cliente_id: must be a client id (UUID)');
+      const page = await listQuotePage(deps, c.get('auth'), {
+        limit: intParam(query.limit, 'limit', 1, 200) ?? 20,
+        offset: intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+        beforeSeq: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+        status: enumParam(query.status, 'status', QUOTE_STATUSES),
+        folio: query.folio,
+        clienteId: query.cliente_id,
+      });
+      return c.json(page);
+    })
+    .post(
+      '/cotizaciones',
+      endpoint(deps, { resource: 'cotizaciones', level: 'write', publishable: true }),
+      async (c) => {
+        const body = parse(quoteRequestSchema, await readJson(c));
+        const data = await createQuote(deps, c.get('auth'), body, {
+          acceptLanguage: c.req.header('accept-language'),
+        });
+        return c.json({ data });
+      },
+    )
+    .get('/cotizaciones/:id', read, async (c) => {
+      return c.json({ data: await getQuoteDetail(deps, c.get('auth'), idParam(c.req.param('id'))) });
+    })
+    .post('/cotizaciones/:id', write, async (c) => {
+      const id = idParam(c.req.param('id'));
+      const body = parse(actionSchema, await readJson(c));
+      if (
+        body.action !== 'resend' &&
+        (body.items || body.terminos !== undefined || body.vigencia_dias !== undefined)
+      ) {
+        throw invalidRequest(`items, terminos and vigencia_dias: only the resend action takes them`);
+      }
+      return c.json({ data: await runQuoteAction(deps, c.get('auth'), id, body) });
+    })
+    .delete('/cotizaciones/:id', write, async (c) => {
+      return c.json({ data: await deleteDraft(deps, c.get('auth'), idParam(c.req.param('id'))) });
+    })
+    .post(
+      '/test_helpers/cotizaciones/:id',
+      endpoint(deps, { resource: 'cotizaciones', level: 'write', testOnly: true }),
+      async (c) => {
+        const id = idParam(c.req.param('id'));
+        const { action } = parse(testHelperSchema, await readJson(c));
+        return c.json({ data: await runTestHelper(deps, c.get('auth'), id, action) });
+      },
+    );
+}

@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+
+const TERMS = ['contado', 'net7', 'net15', 'net30', 'net45', 'net60', 'net90'] as const;
+const text = (max: number) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max, `at most ${max} characters`),
+  );
+const nullableText = (max: number) =>
+  v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(max, `at most ${max} characters`)));
+
+/** PATCH /clientes/{id}: contact data; every field optional, unknown fields refused. */
+export const clientPatchSchema = v.strictObject({
+  empresa: v.optional(text(200)),
+  contacto: nullableText(200),
+  email: v.nullish(v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'), v.maxLength(254))),
+  telefono: v.nullish(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\+?[0-9][0-9 ()-]{5,24}$/, 'must be a telephone number like +52 55 1234 5678'),
+    ),
+  ),
+  rfc: nullableText(20),
+  terminos: v.nullish(v.picklist(TERMS, `must be one of ${TERMS.join(', ')}`)),
+});
+
+/** POST /productos: a catalog product. */
+export const productCreateSchema = v.strictObject({
+  sku: v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(
+      /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+      'must be 1 to 64 letters, digits, dots, dashes or underscores',
+    ),
+  ),
+  nombre: text(200),
+  descripcion: nullableText(2000),
+  unidad: v.optional(text(40), 'pieza'),
+  precio_lista: v.pipe(v.number(), v.finite(), v.minValue(0, 'must be 0 or more'), v.maxValue(1e12)),
+  moneda: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code like MXN'))),
+  tax_rate: v.nullish(
+    v.pipe(v.number(), v.minValue(0, 'must be from 0 to 1'), v.maxValue(1, 'must be from 0 to 1')),
+  ),
+  costo: v.nullish(v.pipe(v.number(), v.finite(), v.minValue(0))),
+  aliases: v.optional(v.pipe(v.array(text(100)), v.maxLength(50)), []),
+  clave_sat: v.nullish(v.pipe(v.string(), v.regex(/^\d{8}$/, 'must be 8 digits'))),
+  clave_unidad_sat: v.nullish(v.pipe(v.string(), v.regex(/^[A-Z0-9]{1,5}$/, 'must be a unit key like H87'))),
+  fraccionable: v.optional(v.boolean(), false),
+});
+
+/** POST /test_helpers/cotizaciones/{id}. */
+export const testHelperSchema = v.strictObject({
+  action: v.picklist(['open', 'expire'], 'must be open or expire'),
+});

@@ -1,0 +1,51 @@
+import { type ServerType, serve } from '@hono/node-server';
+import { createApp } from './app.js';
+import type { ServerConfig } from './config.js';
+import type { Database } from './db/database.js';
+import { openDatabase } from './db/open.js';
+import { createLogger, type Logger } from './logger.js';
+import { KeyStore } from './services/key-store.js';
+import { createMailer } from './services/mailer.js';
+import { startScheduler } from './services/scheduler.js';
+import type { AppDeps } from './types.js';
+
+/** A running server and how to stop it. */
+export interface RunningServer {
+  url: string;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+/** Everything a server process needs besides HTTP: database, key cache, clock, logger. */
+export async function createDeps(
+  config: ServerConfig,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<AppDeps> {
+  const db: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const keys = new KeyStore(db);
+  await keys.start();
+  return { db, config, keys, logger, mailer: createMailer(config.smtpUrl), now: () => new Date() };
+}
+
+/** Opens the database and serves the app on `config.host:config.port`. */
+export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const deps = await createDeps(config);
+  const app = createApp(deps);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  });
+  const stopScheduler = startScheduler(deps.db, deps.logger, deps.now);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host}:${port}`;
+  return {
+    url,
+    deps,
+    async close() {
+      stopScheduler();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await deps.keys.stop();
+      await deps.db.close();
+    },
+  };
+}

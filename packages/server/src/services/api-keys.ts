@@ -1,0 +1,145 @@
+import { API_VERSION } from '../config.js';
+import type { Database, Queryable } from '../db/database.js';
+import { ApiError, invalidRequest } from '../errors.js';
+import { isUuid, randomBase62, sha256 } from '../ids.js';
+import { PLANS, type Plan, planLimitError } from './plans.js';
+
+export type KeyKind = 'secret' | 'publishable' | 'restricted';
+export type KeyMode = 'test' | 'live';
+export type KeyScope = 'read' | 'write';
+
+/** An API key as stored: never the key itself, only its hash and display form. */
+export interface ApiKeyRecord {
+  id: string;
+  org_id: string;
+  kind: KeyKind;
+  mode: KeyMode;
+  scope: KeyScope;
+  permissions: Record<string, KeyScope> | null;
+  display: string;
+  api_version: string;
+  allowed_origins: string[];
+  allowed_ips: string[];
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+}
+
+/** What creating a key needs. */
+export interface NewKey {
+  orgId: string;
+  kind: KeyKind;
+  mode: KeyMode;
+  scope: KeyScope;
+  /** Publishable keys: allowed origins (`https://shop.example`, `https://*.shop.example`). */
+  origins?: string[];
+  /** Secret keys: the only client IPs it works from; empty means any. */
+  ips?: string[];
+  expiresAt?: Date | null;
+  /** Restricted keys: resource name to access level. */
+  permissions?: Record<string, KeyScope> | null;
+}
+
+const KIND_PREFIX: Record<KeyKind, string> = { secret: 'sk', publishable: 'pk', restricted: 'rk' };
+
+/** Key prefixes recognised in `Authorization: Bearer`. */
+export const KEY_PATTERN = /^(sk|pk|rk)_(test|live)_[0-9A-Za-z]{32}$/;
+
+/** The display form of a key: its prefix and last 4 characters. */
+export const displayKey = (key: string): string =>
+  `${key.slice(0, key.indexOf('_', 3) + 1)}...${key.slice(-4)}`;
+
+/** SHA-256 of the key: keys carry 190 bits of randomness, so a fast hash is enough to store them. */
+export const hashKey = (key: string): string => sha256(key);
+
+/** Normalises an allowed origin; throws `invalid_request` naming it when it is not one. */
+export function normalizeOrigin(origin: string): string {
+  const wildcard = /^https:\/\/\*\.([a-z0-9-]+(\.[a-z0-9-]+)+)(:\d+)?$/i.exec(origin.trim());
+  if (wildcard) return origin.trim().toLowerCase();
+  try {
+    const url = new URL(origin.trim());
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search) {
+      return url.origin;
+    }
+  } catch {}
+  throw invalidRequest(
+    `origin "${origin}" is not an origin like https://shop.example or https://*.shop.example`,
+  );
+}
+
+/**
+ * Creates a key and returns it in clear, once. Enforces the plan's number of keys
+ * (402 `plan_limit_reached`) unless `enforceLimit` is false (the demo seed).
+ */
+export async function createApiKey(
+  db: Database,
+  input: NewKey,
+  options: { enforceLimit?: boolean } = {},
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const origins = (input.origins ?? []).map(normalizeOrigin);
+  if (input.kind !== 'publishable' && origins.length > 0)
+    throw invalidRequest('origins apply to publishable keys only');
+  if (input.kind === 'publishable' && input.scope !== 'write') {
+    // A publishable key only reads config, drafts, previews and creates quotes: write is its scope.
+    throw invalidRequest('publishable keys have scope write');
+  }
+  const key = `${KIND_PREFIX[input.kind]}_${input.mode}_${randomBase62(32)}`;
+  return db.transaction(async (tx) => {
+    const [org] = await tx.query<{ plan: Plan }>('SELECT plan FROM orgs WHERE id = $1 FOR UPDATE', [
+      input.orgId,
+    ]);
+    if (!org) throw new ApiError(404, 'not_found', `Organization ${input.orgId} not found.`);
+    if (options.enforceLimit !== false) {
+      const limit = PLANS[org.plan].maxKeys;
+      const [row] = await tx.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM api_keys WHERE org_id = $1 AND revoked_at IS NULL',
+        [input.orgId],
+      );
+      if ((row?.n ?? 0) >= limit) {
+        throw planLimitError('api_keys', org.plan, limit);
+      }
+    }
+    const [record] = await tx.query<ApiKeyRecord>(
+      `INSERT INTO api_keys (org_id, kind, mode, scope, permissions, secret_hash, display, api_version,
+         allowed_origins, allowed_ips, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       RETURNING id, org_id, kind, mode, scope, permissions, display, api_version, allowed_origins,
+         allowed_ips, expires_at, revoked_at, created_at`,
+      [
+        input.orgId,
+        input.kind,
+        input.mode,
+        input.scope,
+        input.permissions ? JSON.stringify(input.permissions) : null,
+        hashKey(key),
+        displayKey(key),
+        API_VERSION,
+        origins,
+        input.ips ?? [],
+        input.expiresAt ?? null,
+      ],
+    );
+    return { key, record: record! };
+  });
+}
+
+/** Channel on which every process hears that a key or an organization changed. */
+export const AUTH_CHANGED_CHANNEL = 'svc_auth_changed';
+
+/**
+ * Revokes a key at once: the row is marked, and every server process drops it from its cache
+ * through a notification. Returns false when no such key exists.
+ */
+export async function revokeApiKey(db: Database, keyId: string): Promise<boolean> {
+  if (!isUuid(keyId)) return false;
+  const rows = await db.transaction(async (tx: Queryable) => {
+    const revoked = await tx.query(
+      'UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id',
+      [keyId],
+    );
+    return revoked;
+  });
+  if (rows.length === 0) return false;
+  await db.notify(AUTH_CHANGED_CHANNEL, `key:${keyId}`);
+  return true;
+}

@@ -1,0 +1,92 @@
+import type { Database } from '../db/database.js';
+import { type ApiKeyRecord, AUTH_CHANGED_CHANNEL, hashKey } from './api-keys.js';
+import type { Org } from './orgs.js';
+
+/** A key found by its hash, with its organization. */
+export interface KeyWithOrg {
+  key: ApiKeyRecord;
+  org: Org;
+}
+
+const MAX_ENTRIES = 10_000;
+const TTL_MS = 30_000;
+
+/**
+ * Finds keys by their hash, caching in memory so that authentication costs no query on the hot
+ * path. Revocation and organization changes reach every process through LISTEN/NOTIFY and drop
+ * the entries at once; a lost notification connection clears the whole cache, and a short TTL is
+ * the last safety net.
+ */
+export class KeyStore {
+  readonly #db: Database;
+  readonly #cache = new Map<string, { value: KeyWithOrg | null; at: number }>();
+  // Bumped on every invalidation: a lookup that started before one must not fill the cache.
+  #generation = 0;
+  #unlisten: (() => Promise<void>) | undefined;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Starts listening for changes; call once after the database is open. */
+  async start(): Promise<void> {
+    this.#unlisten = await this.#db.listen(AUTH_CHANGED_CHANNEL, (payload) => this.invalidate(payload));
+  }
+
+  async stop(): Promise<void> {
+    await this.#unlisten?.();
+  }
+
+  /** Drops what a change message names: `key:<id>`, `org:<id>`, or everything for ''. */
+  invalidate(message: string): void {
+    this.#generation++;
+    const [kind, id] = message.split(':');
+    if (!id) {
+      this.#cache.clear();
+      return;
+    }
+    for (const [hash, entry] of this.#cache) {
+      const value = entry.value;
+      if (!value) continue;
+      if ((kind === 'key' && value.key.id === id) || (kind === 'org' && value.org.id === id))
+        this.#cache.delete(hash);
+    }
+  }
+
+  /** The key and its organization for a key in clear, or null when no such key exists. */
+  async find(secret: string): Promise<KeyWithOrg | null> {
+    const hash = hashKey(secret);
+    const hit = this.#cache.get(hash);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+    const generation = this.#generation;
+    const value = await this.#load(hash);
+    if (generation === this.#generation) {
+      if (this.#cache.size >= MAX_ENTRIES) this.#cache.clear();
+      this.#cache.set(hash, { value, at: Date.now() });
+    }
+    return value;
+  }
+
+  async #load(hash: string): Promise<KeyWithOrg | null> {
+    const [row] = await this.#db.query<{ key: ApiKeyRecord; org: Org }>(
+      `SELECT row_to_json(k) AS key, row_to_json(o) AS org
+       FROM (SELECT id, org_id, kind, mode, scope, permissions, display, api_version, allowed_origins, allowed_ips,
+                    expires_at, revoked_at, created_at
+             FROM api_keys WHERE secret_hash = $1) k
+       JOIN orgs o ON o.id = k.org_id`,
+      [hash],
+    );
+    if (!row) return null;
+    const key = row.key;
+    const org = row.org;
+    return {
+      key: {
+        ...key,
+        expires_at: key.expires_at ? new Date(key.expires_at) : null,
+        revoked_at: key.revoked_at ? new Date(key.revoked_at) : null,
+        created_at: new Date(key.created_at),
+      },
+      org: { ...org, created_at: new Date(org.created_at) },
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import nodemailer from 'nodemailer';
+
+/** A message to a client. */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends e-mail; `null` when no SMTP server is configured. */
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+/** A mailer over `SMTP_URL` (smtp://user:pass@host:port), or null without one. */
+export function createMailer(smtpUrl: string | undefined, from = 'cotizaciones@svc.local'): Mailer | null {
+  if (!smtpUrl) return null;
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { Database, Queryable } from '../db/database.js';
+import { invalidRequest } from '../errors.js';
+import { AUTH_CHANGED_CHANNEL } from './api-keys.js';
+import { isPlan, type Plan } from './plans.js';
+
+/** Widget settings of an organization (`orgs.widget`). */
+export interface WidgetSettings {
+  /** Free-text lines allowed in quotes made through the widget. @defaultValue false */
+  custom_items?: boolean;
+  /** "Describe what you need" drafting. @defaultValue true */
+  ai_draft?: boolean;
+  /** Coupon field. @defaultValue true */
+  coupons?: boolean;
+  /** Client fields the widget requires beside `empresa`. @defaultValue ['email'] */
+  required_client_fields?: string[];
+  /** Terms shown under the totals. */
+  terms_text?: string | null;
+  /** Exchange rates: 1 unit of the key's currency is worth N units of the organization's currency. */
+  fx_rates?: Record<string, number>;
+}
+
+/** An organization as the service reads it. */
+export interface Org {
+  id: string;
+  slug: string | null;
+  nombre: string;
+  plan: Plan;
+  country: string;
+  currency: string;
+  currencies: string[];
+  locale: string;
+  default_tax_rate: number;
+  brand_color: string | null;
+  logo_url: string | null;
+  terminos: string[];
+  vigencia_dias: number;
+  approval_discount_pct: number | null;
+  widget: WidgetSettings;
+  created_at: Date;
+}
+
+/** What creating an organization needs; everything but the name and plan has a default. */
+export type NewOrg = Partial<Omit<Org, 'id' | 'created_at' | 'nombre' | 'plan'>> & {
+  nombre: string;
+  plan: string;
+};
+
+const COLUMNS =
+  'id, slug, nombre, plan, country, currency, currencies, locale, default_tax_rate, brand_color, logo_url, terminos, vigencia_dias, approval_discount_pct, widget, created_at';
+
+/** Creates an organization. */
+export async function createOrg(db: Queryable, input: NewOrg): Promise<Org> {
+  const nombre = input.nombre.trim();
+  if (!nombre) throw invalidRequest('name: must not be empty');
+  if (!isPlan(input.plan))
+    throw invalidRequest(`plan: must be one of free, starter, professional, scale, developer`);
+  const [org] = await db.query<Org>(
+    `INSERT INTO orgs (slug, nombre, plan, country, currency, currencies, locale, default_tax_rate, brand_color,
+       logo_url, terminos, vigencia_dias, approval_discount_pct, widget)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+     RETURNING ${COLUMNS}`,
+    [
+      input.slug ?? null,
+      nombre,
+      input.plan,
+      input.country ?? 'MX',
+      input.currency ?? 'MXN',
+      input.currencies ?? [input.currency ?? 'MXN'],
+      input.locale ?? 'es',
+      input.default_tax_rate ?? 0.16,
+      input.brand_color ?? null,
+      input.logo_url ?? null,
+      input.terminos ?? ['contado'],
+      input.vigencia_dias ?? 15,
+      input.approval_discount_pct ?? null,
+      JSON.stringify(input.widget ?? {}),
+    ],
+  );
+  return org!;
+}
+
+/** Reads an organization by id or by slug. */
+export async function findOrg(
+  db: Queryable,
+  by: { id: string } | { slug: string },
+): Promise<Org | undefined> {
+  const [org] =
+    'id' in by
+      ? await db.query<Org>(`SELECT ${COLUMNS} FROM orgs WHERE id = $1`, [by.id])
+      : await db.query<Org>(`SELECT ${COLUMNS} FROM orgs WHERE slug = $1`, [by.slug]);
+  return org;
+}
+
+/** Tells every process that an organization's settings changed, so caches drop it. */
+export async function announceOrgChanged(db: Database, orgId: string): Promise<void> {
+  await db.notify(AUTH_CHANGED_CHANNEL, `org:${orgId}`);
+}
+
+/** The SQL column list of {@link Org}, for joins. */
+export const ORG_COLUMNS = COLUMNS;

@@ -1,0 +1,215 @@
+import {
+  computeTotals,
+  type Discount,
+  fromMinor,
+  type QuoteLineRequest,
+  type Totals,
+  toMinor,
+} from '@svc/core';
+import type { Queryable } from '../db/database.js';
+import { ApiError, invalidRequest } from '../errors.js';
+import { isUuid } from '../ids.js';
+import {
+  type CouponRejection,
+  type CouponRow,
+  couponRejection,
+  findCoupon,
+} from '../repositories/coupons.js';
+import { findProductsByIds, type ProductRow } from '../repositories/products.js';
+import type { QuoteItemRow } from '../repositories/quotes.js';
+import type { Org } from './orgs.js';
+
+/** A line with everything known about it before totals. */
+export interface ResolvedLine {
+  descripcion: string;
+  cantidad: number;
+  unidad: string | null;
+  precio_unitario: number;
+  precio_negociado: number | null;
+  costo_unitario: number | null;
+  producto_id: string | null;
+  sku: string | null;
+  tax_rate: number | null;
+  product_tax_rate: number | null;
+  exemption_reason: string | null;
+  clave_sat: string | null;
+  clave_unidad_sat: string | null;
+}
+
+type Scope = { orgId: string; mode: string };
+
+/** Who is pricing: publishable keys get catalog prices and none of the seller's levers. */
+export interface PricingCaller {
+  publishable: boolean;
+}
+
+/**
+ * The price of a catalog product in `currency`: its list price, converted with the organization's
+ * exchange rate when the product is priced in another currency. Without a rate the operation fails
+ * closed with 503 `fx_unavailable`, never inventing one.
+ */
+export function catalogPrice(product: ProductRow, currency: string, org: Org): number {
+  if (product.moneda === currency) return product.precio_lista;
+  const rates = org.widget.fx_rates ?? {};
+  // Rates are "1 unit of X is worth N units of the organization's currency".
+  const toOrg = product.moneda === org.currency ? 1 : rates[product.moneda];
+  const fromOrg = currency === org.currency ? 1 : rates[currency];
+  if (!toOrg || !fromOrg) {
+    throw new ApiError(
+      503,
+      'fx_unavailable',
+      `No exchange rate from ${product.moneda} to ${currency} is available.`,
+    );
+  }
+  return fromMinor(toMinor((product.precio_lista * toOrg) / fromOrg, currency), currency);
+}
+
+/**
+ * Resolves request lines against the catalog: unknown products are refused, catalog lines carry
+ * their SKU, unit and tax rate, and for publishable keys the price must be the catalog's and
+ * free-text lines must be allowed by the organization's widget settings.
+ */
+export async function resolveLines(
+  db: Queryable,
+  scope: Scope,
+  org: Org,
+  items: QuoteLineRequest[],
+  currency: string,
+  caller: PricingCaller,
+): Promise<ResolvedLine[]> {
+  const ids = [...new Set(items.map((item) => item.producto_id).filter((id): id is string => !!id))];
+  const invalid = items.findIndex((item) => item.producto_id !== undefined && !isUuid(item.producto_id));
+  if (invalid >= 0) throw invalidRequest(`items[${invalid}].producto_id: no such product in the catalog`);
+  const products = await findProductsByIds(db, scope, ids);
+  const mexican = org.country === 'MX';
+  return items.map((item, index) => {
+    const field = (name: string) => `items[${index}].${name}`;
+    if (!item.producto_id) {
+      if (caller.publishable && !org.widget.custom_items) {
+        throw invalidRequest(
+          `items[${index}]: free-text lines are not accepted here; choose products from the catalog`,
+        );
+      }
+      if (caller.publishable && item.tax_rate !== undefined && item.tax_rate !== org.default_tax_rate) {
+        throw invalidRequest(`${field('tax_rate')}: cannot be set from the widget`);
+      }
+      return {
+        descripcion: item.descripcion,
+        cantidad: item.cantidad,
+        unidad: null,
+        precio_unitario: item.precio_unitario,
+        precio_negociado: item.precio_negociado ?? null,
+        costo_unitario: item.costo_unitario ?? null,
+        producto_id: null,
+        sku: null,
+        tax_rate: item.tax_rate ?? null,
+        product_tax_rate: null,
+        exemption_reason: item.exemption_reason ?? null,
+        clave_sat: mexican ? (item.clave_sat ?? '01010101') : null,
+        clave_unidad_sat: mexican ? (item.clave_unidad_sat ?? 'H87') : null,
+      };
+    }
+    const product = products.get(item.producto_id);
+    if (!product?.activo) throw invalidRequest(`${field('producto_id')}: no such product in the catalog`);
+    if (caller.publishable) {
+      const price = catalogPrice(product, currency, org);
+      if (toMinor(item.precio_unitario, currency) !== toMinor(price, currency)) {
+        throw invalidRequest(`${field('precio_unitario')}: must be the catalog price ${price} ${currency}`);
+      }
+      if (item.tax_rate !== undefined && item.tax_rate !== (product.tax_rate ?? org.default_tax_rate)) {
+        throw invalidRequest(`${field('tax_rate')}: cannot be set from the widget`);
+      }
+      if (!product.fraccionable && !Number.isInteger(item.cantidad)) {
+        throw invalidRequest(`${field('cantidad')}: ${product.nombre} is sold in whole units`);
+      }
+    }
+    return {
+      descripcion: item.descripcion,
+      cantidad: item.cantidad,
+      unidad: product.unidad,
+      precio_unitario: item.precio_unitario,
+      precio_negociado: item.precio_negociado ?? null,
+      costo_unitario: item.costo_unitario ?? product.costo ?? null,
+      producto_id: product.id,
+      sku: product.sku,
+      tax_rate: item.tax_rate ?? null,
+      product_tax_rate: product.tax_rate,
+      exemption_reason: item.exemption_reason ?? null,
+      clave_sat: mexican ? (item.clave_sat ?? product.clave_sat ?? '01010101') : null,
+      clave_unidad_sat: mexican ? (item.clave_unidad_sat ?? product.clave_unidad_sat ?? 'H87') : null,
+    };
+  });
+}
+
+/** A coupon that can be applied, or why it cannot. */
+export type CouponCheck = { ok: true; coupon: CouponRow } | { ok: false; reason: CouponRejection };
+
+/** Checks a coupon code without using it. */
+export async function checkCoupon(
+  db: Queryable,
+  scope: Scope,
+  code: string,
+  currency: string,
+  now: Date,
+): Promise<CouponCheck> {
+  const coupon = await findCoupon(db, scope, code);
+  const reason = couponRejection(coupon, currency, now);
+  return reason ? { ok: false, reason } : { ok: true, coupon: coupon! };
+}
+
+const COUPON_MESSAGES: Record<CouponRejection, string> = {
+  not_found: 'no coupon with this code exists',
+  expired: 'the coupon has expired',
+  inactive: 'the coupon is not active',
+  exhausted: 'the coupon has no uses left',
+  currency_mismatch: 'the coupon is for another currency',
+};
+
+/** 400 `invalid_request` with `reason` for a coupon that cannot be applied. */
+export const couponError = (code: string, reason: CouponRejection) =>
+  new ApiError(400, 'invalid_request', `cupon: ${COUPON_MESSAGES[reason]} (${code})`, { reason });
+
+/** Totals of resolved lines with the organization's defaults. */
+export function totalsFor(
+  lines: ResolvedLine[],
+  options: { currency: string; ivaIncluido: boolean; defaultTaxRate: number; discount: Discount | null },
+): Totals {
+  return computeTotals({
+    currency: options.currency,
+    iva_incluido: options.ivaIncluido,
+    default_tax_rate: options.defaultTaxRate,
+    discount: options.discount,
+    lines: lines.map((line) => ({
+      cantidad: line.cantidad,
+      precio_unitario: line.precio_unitario,
+      precio_negociado: line.precio_negociado,
+      tax_rate: line.tax_rate,
+      product_tax_rate: line.product_tax_rate,
+    })),
+  });
+}
+
+/** The stored lines: each resolved line with its computed amounts. */
+export function itemRows(lines: ResolvedLine[], totals: Totals): QuoteItemRow[] {
+  return lines.map((line, position) => {
+    const computed = totals.lines[position]!;
+    return {
+      position,
+      descripcion: line.descripcion,
+      cantidad: line.cantidad,
+      unidad: line.unidad,
+      precio_unitario: line.precio_unitario,
+      precio_negociado: line.precio_negociado,
+      costo_unitario: line.costo_unitario,
+      producto_id: line.producto_id,
+      sku: line.sku,
+      tax_rate: computed.tax_rate,
+      exemption_reason: line.exemption_reason,
+      clave_sat: line.clave_sat,
+      clave_unidad_sat: line.clave_unidad_sat,
+      importe: computed.base,
+      descuento: computed.discount,
+      impuesto: computed.tax,
+    };
+  });
+}

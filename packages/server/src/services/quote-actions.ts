@@ -1,0 +1,296 @@
+import type { Discount, QuoteLineRequest } from '@svc/core';
+import type { Database, Queryable } from '../db/database.js';
+import { invalidState, notFound } from '../errors.js';
+import { findClientById } from '../repositories/clients.js';
+import { insertEvent } from '../repositories/events.js';
+import {
+  deleteQuote,
+  findQuote,
+  findQuoteByToken,
+  findQuoteItems,
+  type QuoteRow,
+  type QuoteStatus,
+  replaceQuoteItems,
+  updateQuote,
+} from '../repositories/quotes.js';
+import type { AppDeps } from '../types.js';
+import type { KeyWithOrg } from './key-store.js';
+import type { Org } from './orgs.js';
+import { itemRows, resolveLines, totalsFor } from './pricing.js';
+import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
+import { sendQuoteInTx } from './quote-sending.js';
+import { quoteDetail, quoteEventData } from './quote-view.js';
+import { apiActor } from './quotes.js';
+
+/** Actions of POST /cotizaciones/{id}. */
+export const QUOTE_ACTIONS = [
+  'send',
+  'resend',
+  'approve',
+  'reject',
+  'mark_paid',
+  'approve_discount',
+  'reject_discount',
+] as const;
+export type QuoteAction = (typeof QUOTE_ACTIONS)[number];
+
+/** A validated action body. */
+export interface ActionRequest {
+  action: QuoteAction;
+  items?: QuoteLineRequest[];
+  terminos?: string;
+  vigencia_dias?: number;
+}
+
+/** Simple moves: source states, target state and event (design.md section 5). */
+const MOVES: Partial<Record<QuoteAction, { from: QuoteStatus[]; to: QuoteStatus; event: string }>> = {
+  approve: { from: ['sent', 'viewed'], to: 'approved', event: 'quote.approved' },
+  reject: { from: ['sent', 'viewed'], to: 'rejected', event: 'quote.rejected' },
+  mark_paid: { from: ['approved'], to: 'paid', event: 'quote.paid' },
+};
+
+const wrongState = (quote: QuoteRow, action: string, allowed: string[]) =>
+  invalidState(
+    `Cannot ${action} a quote in status ${quote.status}; allowed from: ${allowed.join(', ')}. Nothing was changed.`,
+  );
+
+/**
+ * Runs an action on a quote in one transaction (the row is locked, so concurrent actions
+ * serialise); 409 `invalid_state` from a state the action does not start from, applying nothing.
+ */
+export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string, request: ActionRequest) {
+  const scope = { orgId: auth.org.id, mode: auth.key.mode };
+  const actor = apiActor(auth);
+  const now = deps.now();
+  let queued: QueuedEmail | null = null;
+  let email: EmailOutcome | undefined;
+  const quote = await deps.db.transaction(async (tx) => {
+    const current = await findQuote(tx, scope, id, true);
+    if (!current) throw notFound('Quote');
+    const event = (type: string, q: QuoteRow, extra: Record<string, unknown> = {}) =>
+      insertEvent(tx, {
+        orgId: auth.org.id,
+        mode: auth.key.mode,
+        type,
+        object: 'quote',
+        objectId: q.id,
+        data: { ...quoteEventData(q), ...extra },
+        actor,
+      });
+    const { action } = request;
+    const move = MOVES[action];
+    if (move) {
+      if (!move.from.includes(current.status)) throw wrongState(current, action, move.from);
+      const moved = await updateQuote(tx, current.id, { status: move.to });
+      await event(move.event, moved);
+      return moved;
+    }
+    if (action === 'approve_discount' || action === 'reject_discount') {
+      if (current.approval_status !== 'pending') {
+        throw invalidState('This quote is not waiting for internal approval. Nothing was changed.');
+      }
+      const decision = action === 'approve_discount' ? 'approved' : 'rejected';
+      const decided = await updateQuote(tx, current.id, { approval_status: decision });
+      await event('quote.approval_decided', decided, { decision });
+      return decided;
+    }
+    const client = await findClientById(tx, scope, current.cliente_id);
+    if (action === 'send') {
+      if (current.status !== 'draft') throw wrongState(current, 'send', ['draft']);
+      if (current.approval_status === 'pending' || current.approval_status === 'rejected') {
+        throw invalidState(
+          current.approval_status === 'pending'
+            ? 'This quote is waiting for internal approval of its discount and cannot be sent yet.'
+            : 'The discount of this quote was rejected internally; it cannot be sent.',
+        );
+      }
+      const sent = await sendQuoteInTx(tx, deps, {
+        quote: current,
+        org: auth.org,
+        actor,
+        clientEmail: client?.email ?? null,
+        now,
+      });
+      ({ outcome: email, queued } = sent.email);
+      return sent.quote;
+    }
+    // resend: may carry new lines, terms and validity; the coupon already counted is kept.
+    const allowed: QuoteStatus[] = ['sent', 'viewed', 'expired'];
+    if (!allowed.includes(current.status)) throw wrongState(current, 'resend', allowed);
+    let changed = current;
+    if (request.items || request.terminos !== undefined || request.vigencia_dias !== undefined) {
+      changed = await reprice(tx, auth.org, current, request, auth.key.kind === 'publishable');
+    }
+    const sent = await sendQuoteInTx(tx, deps, {
+      quote: changed,
+      org: auth.org,
+      actor,
+      clientEmail: client?.email ?? null,
+      now,
+      type: 'quote.updated',
+    });
+    ({ outcome: email, queued } = sent.email);
+    return sent.quote;
+  });
+  if (queued && deps.mailer) email = await deliverQueuedEmail(deps.db, deps.mailer, queued);
+  const items = await findQuoteItems(deps.db, quote.id);
+  const detail = quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret');
+  return email ? { ...detail, email } : detail;
+}
+
+/** New lines, terms or validity for a resend, with totals recomputed under the same discount. */
+async function reprice(
+  tx: Queryable,
+  org: Org,
+  quote: QuoteRow,
+  request: ActionRequest,
+  publishable: boolean,
+) {
+  const scope = { orgId: org.id, mode: quote.mode };
+  if (request.items) {
+    const lines = await resolveLines(tx, scope, org, request.items, quote.moneda, { publishable });
+    let discount: Discount | null = quote.descuento_solicitado;
+    if (quote.coupon_id) {
+      const [coupon] = await tx.query<{ tipo: Discount['tipo']; valor: number }>(
+        'SELECT tipo, valor FROM coupons WHERE id = $1',
+        [quote.coupon_id],
+      );
+      discount = coupon ?? null;
+    }
+    const totals = totalsFor(lines, {
+      currency: quote.moneda,
+      ivaIncluido: quote.iva_incluido,
+      defaultTaxRate: org.default_tax_rate,
+      discount,
+    });
+    await replaceQuoteItems(tx, quote.id, itemRows(lines, totals));
+    quote = await updateQuote(tx, quote.id, {
+      subtotal: totals.subtotal,
+      descuento: totals.descuento,
+      impuestos: totals.impuestos,
+      total: totals.total,
+    });
+  }
+  return updateQuote(tx, quote.id, {
+    terminos_codigo: request.terminos ?? quote.terminos_codigo,
+    vigencia_dias: request.vigencia_dias ?? quote.vigencia_dias,
+  });
+}
+
+/** DELETE /cotizaciones/{id}: only a draft that was never sent; its coupon use is given back. */
+export async function deleteDraft(deps: AppDeps, auth: KeyWithOrg, id: string) {
+  const scope = { orgId: auth.org.id, mode: auth.key.mode };
+  return deps.db.transaction(async (tx) => {
+    const quote = await findQuote(tx, scope, id, true);
+    if (!quote) throw notFound('Quote');
+    if (quote.status !== 'draft' || quote.sent_at !== null) {
+      throw invalidState(`Only drafts that were never sent can be deleted; this quote is ${quote.status}.`);
+    }
+    if (quote.coupon_id)
+      await tx.query('UPDATE coupons SET uses = greatest(uses - 1, 0) WHERE id = $1', [quote.coupon_id]);
+    await deleteQuote(tx, quote.id);
+    await insertEvent(tx, {
+      orgId: auth.org.id,
+      mode: auth.key.mode,
+      type: 'quote.deleted',
+      object: 'quote',
+      objectId: quote.id,
+      data: quoteEventData(quote),
+      actor: apiActor(auth),
+    });
+    return { id: quote.id, folio: quote.folio, deleted: true };
+  });
+}
+
+/** Test helpers: `open` (sent → viewed, as the client would) and `expire` (sent|viewed → expired). */
+export async function runTestHelper(deps: AppDeps, auth: KeyWithOrg, id: string, action: 'open' | 'expire') {
+  const scope = { orgId: auth.org.id, mode: auth.key.mode };
+  const quote = await deps.db.transaction(async (tx) => {
+    const current = await findQuote(tx, scope, id, true);
+    if (!current) throw notFound('Quote');
+    const from: QuoteStatus[] = action === 'open' ? ['sent'] : ['sent', 'viewed'];
+    if (!from.includes(current.status)) throw wrongState(current, action, from);
+    const to: QuoteStatus = action === 'open' ? 'viewed' : 'expired';
+    const moved = await updateQuote(tx, current.id, { status: to });
+    await insertEvent(tx, {
+      orgId: auth.org.id,
+      mode: auth.key.mode,
+      type: action === 'open' ? 'quote.viewed' : 'quote.expired',
+      object: 'quote',
+      objectId: moved.id,
+      data: quoteEventData(moved),
+      actor: action === 'open' ? 'client' : 'system',
+    });
+    return moved;
+  });
+  const items = await findQuoteItems(deps.db, quote.id);
+  return quoteDetail(quote, items, auth.org, deps.config.publicUrl, true);
+}
+
+/**
+ * Expires every sent or viewed quote whose validity date has passed, each with its
+ * `quote.expired` event in the same transaction. Safe on several processes at once: the UPDATE's
+ * condition lets each quote expire exactly once.
+ */
+export async function expireDueQuotes(db: Database, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const expired = await tx.query<QuoteRow>(
+      `UPDATE quotes SET status = 'expired', updated_at = now()
+       WHERE status IN ('sent', 'viewed') AND vigencia < $1::date
+       RETURNING id, org_id, mode, folio, status, moneda, total, cliente_nombre, cliente_id`,
+      [now.toISOString().slice(0, 10)],
+    );
+    for (const quote of expired) {
+      await insertEvent(tx, {
+        orgId: quote.org_id,
+        mode: quote.mode,
+        type: 'quote.expired',
+        object: 'quote',
+        objectId: quote.id,
+        data: quoteEventData(quote),
+        actor: 'system',
+      });
+    }
+    return expired.length;
+  });
+}
+
+/** The public page's view of a quote; drafts are not shown. */
+export async function findPublicQuote(db: Queryable, token: string) {
+  const quote = await findQuoteByToken(db, token);
+  if (!quote || quote.status === 'draft') return undefined;
+  return quote;
+}
+
+/**
+ * The client's moves on the public link: the first opening of a sent quote marks it viewed;
+ * approve and reject from sent or viewed. Returns the quote after the move.
+ */
+export async function clientMove(
+  db: Database,
+  token: string,
+  move: 'open' | 'approve' | 'reject',
+): Promise<QuoteRow | undefined> {
+  return db.transaction(async (tx) => {
+    const quote = await findQuoteByToken(tx, token, true);
+    if (!quote || quote.status === 'draft') return undefined;
+    const target: Record<typeof move, { from: QuoteStatus[]; to: QuoteStatus; type: string }> = {
+      open: { from: ['sent'], to: 'viewed', type: 'quote.viewed' },
+      approve: { from: ['sent', 'viewed'], to: 'approved', type: 'quote.approved' },
+      reject: { from: ['sent', 'viewed'], to: 'rejected', type: 'quote.rejected' },
+    };
+    const { from, to, type } = target[move];
+    if (!from.includes(quote.status)) return quote;
+    const moved = await updateQuote(tx, quote.id, { status: to });
+    await insertEvent(tx, {
+      orgId: quote.org_id,
+      mode: quote.mode,
+      type,
+      object: 'quote',
+      objectId: quote.id,
+      data: quoteEventData(moved),
+      actor: 'client',
+    });
+    return moved;
+  });
+}

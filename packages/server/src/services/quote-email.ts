@@ -1,0 +1,86 @@
+import { formatMoney } from '@svc/core';
+import type { Database, Queryable } from '../db/database.js';
+import { type Lang, MESSAGES } from '../i18n/messages.js';
+import type { QuoteRow } from '../repositories/quotes.js';
+import type { Mailer } from './mailer.js';
+import type { Org } from './orgs.js';
+
+/** What happened to the e-mail of a sent quote (the `email` of the creation result). */
+export interface EmailOutcome {
+  sent: boolean;
+  skipped?: 'no_smtp' | 'test_mode' | 'no_client_email' | 'smtp_error';
+}
+
+/** An e-mail queued in the outbox, to be sent after the transaction commits. */
+export interface QueuedEmail {
+  outboxId: string;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * Writes the client's e-mail for a sent quote into the outbox, in the quote's language, inside
+ * the sending transaction. It goes out through SMTP only for live quotes with an SMTP server and a
+ * client address; otherwise it stays in the outbox for the seller to read, with the reason.
+ */
+export async function queueQuoteEmail(
+  tx: Queryable,
+  options: { quote: QuoteRow; org: Org; clientEmail: string | null; link: string; smtp: boolean },
+): Promise<{ outcome: EmailOutcome; queued: QueuedEmail | null }> {
+  const { quote, org, clientEmail, link } = options;
+  const lang = (quote.language ?? quote.draft_language) as Lang;
+  const m = MESSAGES[lang] ?? MESSAGES.es;
+  const subject = m.emailSubject(quote.folio, org.nombre);
+  const text = m.emailBody(
+    quote.cliente_nombre,
+    org.nombre,
+    quote.folio,
+    formatMoney(quote.total, quote.moneda, lang),
+    link,
+  );
+  const skipped: EmailOutcome['skipped'] | undefined = !clientEmail
+    ? 'no_client_email'
+    : quote.mode === 'test'
+      ? 'test_mode'
+      : !options.smtp
+        ? 'no_smtp'
+        : undefined;
+  const [row] = await tx.query<{ id: string }>(
+    `INSERT INTO email_outbox (org_id, mode, quote_id, to_email, subject, body, status, skipped_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [
+      org.id,
+      quote.mode,
+      quote.id,
+      clientEmail,
+      subject,
+      text,
+      skipped ? 'skipped' : 'pending',
+      skipped ?? null,
+    ],
+  );
+  if (skipped) return { outcome: { sent: false, skipped }, queued: null };
+  return { outcome: { sent: false }, queued: { outboxId: row!.id, to: clientEmail!, subject, text } };
+}
+
+/** Sends a queued e-mail after commit and records the result in the outbox. */
+export async function deliverQueuedEmail(
+  db: Database,
+  mailer: Mailer,
+  email: QueuedEmail,
+): Promise<EmailOutcome> {
+  try {
+    await mailer.send({ to: email.to, subject: email.subject, text: email.text });
+    await db.query(`UPDATE email_outbox SET status = 'sent', sent_at = now() WHERE id = $1`, [
+      email.outboxId,
+    ]);
+    return { sent: true };
+  } catch (error) {
+    await db.query(`UPDATE email_outbox SET status = 'failed', error = $2 WHERE id = $1`, [
+      email.outboxId,
+      String((error as Error).message).slice(0, 500),
+    ]);
+    return { sent: false, skipped: 'smtp_error' };
+  }
+}

@@ -1,0 +1,91 @@
+import { termLabel } from '@svc/core';
+import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
+import type { Org } from './orgs.js';
+
+/** The absolute public link of a quote. */
+export const publicLink = (publicUrl: string, token: string): string => `${publicUrl}/q/${token}`;
+
+const termText = (code: string | null, org: Org): string | null =>
+  code
+    ? termLabel(
+        code as Parameters<typeof termLabel>[0],
+        (org.locale as Parameters<typeof termLabel>[1]) ?? 'es',
+      )
+    : null;
+
+/** A quote as GET /cotizaciones lists it (every field of the spec's list item). */
+export function quoteListItem(quote: QuoteRow, org: Org, publicUrl: string) {
+  return {
+    id: quote.id,
+    folio: quote.folio,
+    cliente: quote.cliente_nombre,
+    status: quote.status,
+    total: quote.total,
+    moneda: quote.moneda,
+    terminos: termText(quote.terminos_codigo, org),
+    terminos_codigo: quote.terminos_codigo,
+    vigencia: quote.vigencia,
+    creada: quote.created_at,
+    link_publico: publicLink(publicUrl, quote.token),
+    language: quote.status === 'draft' ? null : quote.language,
+  };
+}
+
+/**
+ * A quote as GET /cotizaciones/{id} returns it: the list item and the amounts, lines and approval
+ * state. Costs and internal notes only for secret keys.
+ */
+export function quoteDetail(
+  quote: QuoteRow,
+  items: QuoteItemRow[],
+  org: Org,
+  publicUrl: string,
+  secret: boolean,
+) {
+  return {
+    ...quoteListItem(quote, org, publicUrl),
+    cliente_id: quote.cliente_id,
+    subtotal: quote.subtotal,
+    descuento: quote.descuento,
+    impuestos: quote.impuestos,
+    cupon: quote.cupon,
+    iva_incluido: quote.iva_incluido,
+    fiscal_currency: quote.fiscal_currency,
+    vigencia_dias: quote.vigencia_dias,
+    needs_approval: quote.needs_approval,
+    approval_status: quote.approval_status,
+    motivo: quote.motivo,
+    enviada: quote.sent_at,
+    ...(secret ? { notas: quote.notas } : {}),
+    items: items.map((item) => ({
+      descripcion: item.descripcion,
+      cantidad: item.cantidad,
+      unidad: item.unidad,
+      precio_unitario: item.precio_unitario,
+      precio_negociado: item.precio_negociado,
+      importe: item.importe,
+      descuento: item.descuento,
+      impuesto: item.impuesto,
+      tax_rate: item.tax_rate,
+      exemption_reason: item.exemption_reason,
+      producto_id: item.producto_id,
+      sku: item.sku,
+      clave_sat: item.clave_sat,
+      clave_unidad_sat: item.clave_unidad_sat,
+      ...(secret ? { costo_unitario: item.costo_unitario } : {}),
+    })),
+  };
+}
+
+/** The quote's summary in `quote.*` events (the event history never stores `link_publico`). */
+export function quoteEventData(quote: QuoteRow) {
+  return {
+    id: quote.id,
+    folio: quote.folio,
+    status: quote.status,
+    moneda: quote.moneda,
+    total: quote.total,
+    cliente: quote.cliente_nombre,
+    cliente_id: quote.cliente_id,
+  };
+}

@@ -1,0 +1,280 @@
+import type { Discount, QuoteRequest } from '@svc/core';
+import type { Queryable } from '../db/database.js';
+import { ApiError, invalidRequest, notFound } from '../errors.js';
+import { encodeCursor } from '../http/cursor.js';
+import { countryLang, type Lang, pickLang } from '../i18n/messages.js';
+import { randomBase62 } from '../ids.js';
+import {
+  type ClientRecord,
+  clientEventData,
+  countClients,
+  findClientById,
+  findClientByIdentity,
+  insertClient,
+} from '../repositories/clients.js';
+import { useCoupon } from '../repositories/coupons.js';
+import { insertEvent } from '../repositories/events.js';
+import {
+  findQuote,
+  findQuoteItems,
+  insertQuote,
+  listQuotes,
+  nextFolio,
+  type QuoteListQuery,
+  replaceQuoteItems,
+} from '../repositories/quotes.js';
+import type { AppDeps } from '../types.js';
+import type { KeyWithOrg } from './key-store.js';
+import type { Org } from './orgs.js';
+import { PLANS, planLimitError } from './plans.js';
+import { checkCoupon, couponError, itemRows, resolveLines, totalsFor } from './pricing.js';
+import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
+import { sendQuoteInTx } from './quote-sending.js';
+import { publicLink, quoteDetail, quoteEventData, quoteListItem } from './quote-view.js';
+
+/** Fields a publishable key may not send on quote creation. */
+const PUBLISHABLE_FORBIDDEN = ['cliente_id', 'descuento', 'send'] as const;
+const PUBLISHABLE_FORBIDDEN_LINE = ['precio_negociado', 'costo_unitario'] as const;
+
+/** The creation result of POST /cotizaciones. */
+export interface QuoteCreated {
+  id: string;
+  token: string;
+  folio: string;
+  link_publico: string;
+  needs_approval: boolean;
+  motivo: string | null;
+  status: string;
+  total: number;
+  moneda: string;
+  email?: EmailOutcome;
+}
+
+/** The actor of events caused by an API key. */
+export const apiActor = (auth: KeyWithOrg) => `api:${auth.key.id}`;
+
+/**
+ * Creates a quote in one transaction: client found or created, lines resolved against the catalog,
+ * coupon use counted atomically, totals computed by `@svc/core`, folio assigned, events written,
+ * and with `send: true` the quote sent and its e-mail queued. The e-mail goes out after commit.
+ */
+export async function createQuote(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  body: QuoteRequest,
+  context: { acceptLanguage?: string | undefined },
+): Promise<QuoteCreated> {
+  const { key, org } = auth;
+  const scope = { orgId: org.id, mode: key.mode };
+  const publishable = key.kind === 'publishable';
+  if (publishable) refusePublishableFields(body);
+  if (body.send && key.kind !== 'secret') throw invalidRequest('send: only secret keys can send quotes');
+
+  const currency = body.base_currency ?? org.currency;
+  if (!org.currencies.includes(currency)) {
+    throw invalidRequest(
+      `base_currency: ${currency} is not a currency of this business (${org.currencies.join(', ')})`,
+    );
+  }
+  if (body.cliente_id !== undefined && body.cliente !== undefined) {
+    throw invalidRequest('cliente_id and cliente: send one of them, not both');
+  }
+  if (body.cliente_id === undefined && body.cliente === undefined) {
+    throw invalidRequest('cliente: a quote needs a client (cliente or cliente_id)');
+  }
+  const now = deps.now();
+  const actor = apiActor(auth);
+
+  let queued: QueuedEmail | null = null;
+  let emailOutcome: EmailOutcome | undefined;
+  const result = await deps.db.transaction(async (tx) => {
+    const client = await resolveClient(tx, scope, org, body, actor);
+    const lines = await resolveLines(tx, scope, org, body.items, currency, { publishable });
+
+    let discount: Discount | null = null;
+    let couponId: string | null = null;
+    if (body.cupon !== undefined) {
+      const check = await checkCoupon(tx, scope, body.cupon, currency, now);
+      if (!check.ok) throw couponError(body.cupon, check.reason);
+      if (!(await useCoupon(tx, check.coupon.id, now))) throw couponError(body.cupon, 'exhausted');
+      discount = { tipo: check.coupon.tipo, valor: check.coupon.valor };
+      couponId = check.coupon.id;
+    } else if (body.descuento) {
+      discount = body.descuento;
+    }
+
+    const ivaIncluido = body.iva_incluido ?? false;
+    const totals = totalsFor(lines, {
+      currency,
+      ivaIncluido,
+      defaultTaxRate: org.default_tax_rate,
+      discount,
+    });
+    const approval = approvalNeeded(
+      org,
+      body.cupon === undefined ? discount : null,
+      totals.subtotal,
+      totals.descuento,
+    );
+    const language: Lang =
+      pickLang(context.acceptLanguage) ?? countryLang(client.country_code) ?? pickLang(org.locale) ?? 'es';
+
+    let quote = await insertQuote(tx, {
+      org_id: org.id,
+      mode: key.mode,
+      folio: await nextFolio(tx, scope),
+      cliente_id: client.id,
+      cliente_nombre: client.empresa,
+      status: 'draft',
+      moneda: currency,
+      fiscal_currency: body.fiscal_currency ?? null,
+      iva_incluido: ivaIncluido,
+      terminos_codigo: body.terminos ?? client.terminos ?? org.terminos[0] ?? null,
+      vigencia_dias: body.vigencia_dias ?? org.vigencia_dias,
+      notas: body.notas ?? null,
+      descuento_solicitado: body.cupon === undefined ? (body.descuento ?? null) : null,
+      cupon: body.cupon === undefined ? null : body.cupon.toUpperCase(),
+      coupon_id: couponId,
+      subtotal: totals.subtotal,
+      descuento: totals.descuento,
+      impuestos: totals.impuestos,
+      total: totals.total,
+      token: randomBase62(40),
+      draft_language: language,
+      needs_approval: approval !== null,
+      approval_status: approval ? 'pending' : null,
+      motivo: approval,
+      created_by: actor,
+    });
+    await replaceQuoteItems(tx, quote.id, itemRows(lines, totals));
+    const event = { orgId: org.id, mode: key.mode, object: 'quote' as const, objectId: quote.id, actor };
+    await insertEvent(tx, { ...event, type: 'quote.created', data: quoteEventData(quote) });
+    if (approval) {
+      await insertEvent(tx, {
+        ...event,
+        type: 'quote.approval_requested',
+        data: { ...quoteEventData(quote), motivo: approval },
+      });
+    }
+    if (body.send) {
+      if (approval) {
+        emailOutcome = { sent: false };
+      } else {
+        const sent = await sendQuoteInTx(tx, deps, { quote, org, actor, clientEmail: client.email, now });
+        quote = sent.quote;
+        emailOutcome = sent.email.outcome;
+        queued = sent.email.queued;
+      }
+    }
+    return quote;
+  });
+
+  if (queued && deps.mailer) emailOutcome = await deliverQueuedEmail(deps.db, deps.mailer, queued);
+  return {
+    id: result.id,
+    token: result.token,
+    folio: result.folio,
+    link_publico: publicLink(deps.config.publicUrl, result.token),
+    needs_approval: result.needs_approval,
+    motivo: result.motivo,
+    status: result.status,
+    total: result.total,
+    moneda: result.moneda,
+    ...(emailOutcome ? { email: emailOutcome } : {}),
+  };
+}
+
+/** 400 naming the first field a publishable key may not send. */
+function refusePublishableFields(body: QuoteRequest): void {
+  for (const field of PUBLISHABLE_FORBIDDEN) {
+    if (body[field] !== undefined) throw invalidRequest(`${field}: not allowed with a publishable key`);
+  }
+  body.items.forEach((item, index) => {
+    for (const field of PUBLISHABLE_FORBIDDEN_LINE) {
+      if (item[field] !== undefined)
+        throw invalidRequest(`items[${index}].${field}: not allowed with a publishable key`);
+    }
+  });
+  if (body.cliente === undefined) throw invalidRequest('cliente: required with a publishable key');
+}
+
+/** The reason a quote waits for internal approval, or null: a discount above the threshold. */
+function approvalNeeded(
+  org: Org,
+  discount: Discount | null,
+  subtotal: number,
+  amount: number,
+): string | null {
+  if (!discount || org.approval_discount_pct === null || subtotal <= 0) return null;
+  const pct = (amount / subtotal) * 100;
+  if (pct <= org.approval_discount_pct) return null;
+  const shown = Math.round(pct * 10) / 10;
+  return org.locale === 'es'
+    ? `Descuento de ${shown} % por encima del ${org.approval_discount_pct} % permitido sin aprobación`
+    : `Discount of ${shown}% is above the ${org.approval_discount_pct}% allowed without approval`;
+}
+
+/** The client of the request: by id (400 `invalid_client`), found by e-mail or name, or created. */
+async function resolveClient(
+  tx: Queryable,
+  scope: { orgId: string; mode: string },
+  org: Org,
+  body: QuoteRequest,
+  actor: string,
+): Promise<ClientRecord> {
+  if (body.cliente_id !== undefined) {
+    const client = /^[0-9a-f-]{36}$/i.test(body.cliente_id)
+      ? await findClientById(tx, scope, body.cliente_id)
+      : undefined;
+    if (!client)
+      throw new ApiError(400, 'invalid_client', `cliente_id: no client ${body.cliente_id} in the directory`);
+    return client;
+  }
+  const data = body.cliente!;
+  const existing = await findClientByIdentity(tx, scope, { email: data.email, empresa: data.empresa });
+  if (existing) return existing;
+  const limit = PLANS[org.plan].maxClients;
+  if ((await countClients(tx, scope)) >= limit) throw planLimitError('clients', org.plan, limit);
+  const client = await insertClient(tx, scope, {
+    empresa: data.empresa,
+    contacto: data.contacto ?? null,
+    email: data.email ?? null,
+    telefono: data.telefono ?? null,
+    rfc: data.rfc ?? null,
+    fiscal: (data.fiscal as Record<string, string> | undefined) ?? null,
+  });
+  await insertEvent(tx, {
+    orgId: scope.orgId,
+    mode: scope.mode as 'test' | 'live',
+    type: 'client.created',
+    object: 'client',
+    objectId: client.id,
+    data: clientEventData(client),
+    actor,
+  });
+  return client;
+}
+
+/** A page of quotes and its `meta`. */
+export async function listQuotePage(deps: AppDeps, auth: KeyWithOrg, query: QuoteListQuery) {
+  const scope = { orgId: auth.org.id, mode: auth.key.mode };
+  const page = await listQuotes(deps.db, scope, query);
+  const last = page.rows[page.rows.length - 1];
+  return {
+    data: page.rows.map((row) => quoteListItem(row, auth.org, deps.config.publicUrl)),
+    meta: {
+      limit: query.limit,
+      offset: query.beforeSeq === undefined ? query.offset : null,
+      total: page.total,
+      next_cursor: page.more && last ? encodeCursor(last.seq) : null,
+    },
+  };
+}
+
+/** The detail of one quote; 404 when it is not in the key's organization and mode. */
+export async function getQuoteDetail(deps: AppDeps, auth: KeyWithOrg, id: string) {
+  const quote = await findQuote(deps.db, { orgId: auth.org.id, mode: auth.key.mode }, id);
+  if (!quote) throw notFound('Quote');
+  const items = await findQuoteItems(deps.db, quote.id);
+  return quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret');
+}

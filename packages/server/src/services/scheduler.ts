@@ -1,0 +1,30 @@
+import type { Database } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import { expireDueQuotes } from './quote-actions.js';
+
+/**
+ * Periodic housekeeping of a server process: expires quotes past their validity and drops
+ * rate-limit windows and idempotency keys that can no longer matter. Every job is safe to run on
+ * several processes at once.
+ */
+export function startScheduler(db: Database, logger: Logger, now: () => Date, everyMs = 60_000): () => void {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const expired = await expireDueQuotes(db, now());
+      if (expired > 0) logger.info('quotes expired', { count: expired });
+      await db.query('DELETE FROM rate_counters WHERE window_start < $1', [now().getTime() - 5 * 60_000]);
+      await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '25 hours'`);
+    } catch (error) {
+      logger.warn('scheduled job failed', { error: String(error) });
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), everyMs);
+  timer.unref();
+  void tick();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,30 @@
+import type { Database } from '../db/database.js';
+
+/**
+ * Tables holding per-mode data of an organization, children before parents. Catalog products
+ * and coupons are configuration, kept by a reset; coupon use counts go back to what was seeded.
+ */
+export const MODE_PARTITIONED_TABLES: string[] = ['email_outbox', 'events', 'quotes', 'clients'];
+
+/** Hooks run inside the reset transaction by features that keep other per-mode state. */
+export const resetHooks: ((
+  tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+  orgId: string,
+) => Promise<void>)[] = [];
+
+/** Deletes every record the organization made in test mode; live data is never touched. */
+export async function resetTestData(db: Database, orgId: string): Promise<Record<string, number>> {
+  return db.transaction(async (tx) => {
+    const deleted: Record<string, number> = {};
+    for (const table of MODE_PARTITIONED_TABLES) {
+      const rows = await tx.query(`DELETE FROM ${table} WHERE org_id = $1 AND mode = 'test' RETURNING 1`, [
+        orgId,
+      ]);
+      deleted[table] = rows.length;
+    }
+    await tx.query(`DELETE FROM folio_counters WHERE org_id = $1 AND mode = 'test'`, [orgId]);
+    await tx.query(`UPDATE coupons SET uses = initial_uses WHERE org_id = $1 AND mode = 'test'`, [orgId]);
+    for (const hook of resetHooks) await hook(tx, orgId);
+    return deleted;
+  });
+}

@@ -1,0 +1,16 @@
+import { expect } from 'vitest';
+
+/** Asserts the flat error body of the spec and returns it. */
+export async function expectError(
+  response: Response,
+  status: number,
+  code: string,
+): Promise<Record<string, unknown>> {
+  const body = (await response.json()) as Record<string, unknown>;
+  expect({ status: response.status, code: body.code }).toEqual({ status, code });
+  expect(typeof body.error).toBe('string');
+  expect(body.error).not.toBe('');
+  expect(body.request_id).toBe(response.headers.get('service-request-id'));
+  expect(String(body.doc_url)).toMatch(/^https:\/\//);
+  return body;
+}

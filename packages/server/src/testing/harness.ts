@@ -1,0 +1,134 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { createApp } from '../app.js';
+import { DEFAULT_CATALOG } from '../cli/seed.js';
+import { readConfig } from '../config.js';
+import { createDatabase, type Database } from '../db/database.js';
+import { openPglite } from '../db/pglite.js';
+import { openPostgres } from '../db/postgres.js';
+import { createLogger } from '../logger.js';
+import { KeyStore } from '../services/key-store.js';
+import { readCatalog, type SeedResult, seedDemo } from '../services/seed.js';
+import type { AppDeps } from '../types.js';
+
+/** Options of {@link createTestContext}. */
+export interface TestContextOptions {
+  idempotencyStaleSeconds?: number;
+  mailer?: import('../services/mailer.js').Mailer | null;
+  /** Extra environment for {@link readConfig}. */
+  env?: Record<string, string>;
+}
+
+/** A fresh database of the backend under test, with the demo seed, and the app over it. */
+export interface TestContext {
+  db: Database;
+  deps: AppDeps;
+  app: ReturnType<typeof createApp>;
+  seed: SeedResult;
+  /** Moves the app's clock; `undefined` goes back to real time. */
+  setNow(date: Date | undefined): void;
+  /** Calls the app without a port, like a client would (JSON body, bearer key). */
+  call(method: string, path: string, init?: CallInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface CallInit {
+  key?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+let counter = 0;
+
+/** Opens a database copied from the migrated template of the backend under test. */
+export async function openTestDatabase(): Promise<{ db: Database; cleanup: () => Promise<void> }> {
+  if (inject('testDb') === 'postgres') {
+    const adminUrl = inject('pgAdminUrl');
+    const name = `svc_t_${process.pid}_${Date.now()}_${counter++}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const db = createDatabase(await openPostgres(url.toString(), { max: 10 }));
+    return {
+      db,
+      async cleanup() {
+        await db.close();
+        const client = new pg.Client({ connectionString: adminUrl });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await client.end();
+      },
+    };
+  }
+  const root = mkdtempSync(join(tmpdir(), 'svc-db-'));
+  cpSync(inject('pgliteTemplate'), join(root, 'pglite'), { recursive: true });
+  const db = createDatabase(await openPglite(join(root, 'pglite')));
+  return {
+    db,
+    async cleanup() {
+      await db.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Builds a {@link TestContext}: one per test file (`beforeAll`), an organization per concern. */
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const { db, cleanup } = await openTestDatabase();
+  const config = readConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://svc.test',
+    TRUST_PROXY: '1',
+    ...options.env,
+  });
+  const keys = new KeyStore(db);
+  await keys.start();
+  let fixedNow: Date | undefined;
+  const deps: AppDeps = {
+    db,
+    config,
+    keys,
+    logger: createLogger('silent'),
+    mailer: options.mailer ?? null,
+    now: () => fixedNow ?? new Date(),
+    idempotencyStaleSeconds: options.idempotencyStaleSeconds ?? 60,
+  };
+  const app = createApp(deps);
+  const seed = await seedDemo(db, readCatalog(DEFAULT_CATALOG), {
+    origins: [
+      'http://127.0.0.1:8787',
+      'http://localhost:8787',
+      'https://shop.example',
+      'https://*.nopal.example',
+    ],
+  });
+  return {
+    db,
+    deps,
+    app,
+    seed,
+    setNow(date) {
+      fixedNow = date;
+    },
+    call(method, path, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      if (init.key) headers.authorization = `Bearer ${init.key}`;
+      let body: string | undefined;
+      if (init.body !== undefined) {
+        body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      return Promise.resolve(app.request(path, { method, headers, body }));
+    },
+    async close() {
+      await keys.stop();
+      await cleanup();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { ServerConfig } from './config.js';
+import type { Database } from './db/database.js';
+import type { Logger } from './logger.js';
+import type { KeyStore, KeyWithOrg } from './services/key-store.js';
+import type { Mailer } from './services/mailer.js';
+
+/** Everything the app needs from outside; tests build their own. */
+export interface AppDeps {
+  db: Database;
+  config: ServerConfig;
+  keys: KeyStore;
+  logger: Logger;
+  /** SMTP for clients' e-mails; null keeps every message in the outbox. */
+  mailer: Mailer | null;
+  /** The clock; tests move it. */
+  now: () => Date;
+  /** Seconds after which an idempotency reservation left by a dead process can be retaken. @defaultValue 60 */
+  idempotencyStaleSeconds?: number;
+}
+
+/** Per-request values middleware sets for the handlers. */
+export interface AppVariables {
+  requestId: string;
+  auth: KeyWithOrg;
+}
+
+/** The Hono environment of the app. */
+export interface AppEnv {
+  Variables: AppVariables;
+}

@@ -1,0 +1,77 @@
+// `npm start`: seeds the demo sandbox on first start (PGlite in ./.data unless DATABASE_URL is
+// set), then serves everything on http://127.0.0.1:8787 and prints the keys to try it with.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'packages/server/bin/svc-server.mjs');
+const dataDir = process.env.DATA_DIR ?? join(root, '.data');
+const port = process.env.PORT ?? '8787';
+const host = process.env.HOST ?? '127.0.0.1';
+const env = { ...process.env, DATA_DIR: dataDir, PORT: port, HOST: host };
+// The demo keys are kept next to the sandbox data so every start can print them; they are test
+// keys of a local demo organization (the database itself only holds their hashes).
+const keysFile = join(dataDir, 'demo-keys.json');
+
+function step(message) {
+  process.stdout.write(`\u001b[2m› ${message}\u001b[0m\n`);
+}
+
+if (
+  existsSync(join(root, 'packages/elements/vite.config.ts')) &&
+  !existsSync(join(root, 'packages/elements/dist'))
+) {
+  step('building the widget (first start)…');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', env });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+if (!existsSync(keysFile) || process.env.DATABASE_URL) {
+  step('creating the demo sandbox (first start, a few seconds)…');
+  mkdirSync(dataDir, { recursive: true });
+  const seed = spawnSync(process.execPath, [cli, 'seed', '--json'], { cwd: root, env, encoding: 'utf8' });
+  if (seed.status !== 0) {
+    process.stderr.write(seed.stderr);
+    process.exit(seed.status ?? 1);
+  }
+  writeFileSync(keysFile, seed.stdout, { mode: 0o600 });
+}
+const seed = JSON.parse(readFileSync(keysFile, 'utf8'));
+const base = `http://${host}:${port}`;
+
+const server = spawn(process.execPath, [cli, 'serve'], {
+  cwd: root,
+  env,
+  stdio: ['ignore', 'inherit', 'pipe'],
+});
+let announced = false;
+server.stderr.on('data', (chunk) => {
+  const text = String(chunk);
+  if (!announced && text.includes('listening on')) {
+    announced = true;
+    process.stdout.write(
+      [
+        '',
+        `  \u001b[1mEstudio Nopal quoting demo is running\u001b[0m`,
+        '',
+        `  Demo page        ${base}/`,
+        `  API              ${base}/api/v1`,
+        `  Publishable key  ${seed.keys.pk_test}`,
+        `  Secret key       ${seed.keys.sk_test_write}   (server-side only)`,
+        '',
+        '  Paste on a page served from an allowed origin:',
+        `    <script src="${base}/elements/svc-elements.js" async></script>`,
+        `    <svc-quote-form publishable-key="${seed.keys.pk_test}"></svc-quote-form>`,
+        '',
+        `  Try: curl -H "Authorization: Bearer ${seed.keys.sk_test_write}" ${base}/api/v1/me`,
+        '',
+      ].join('\n'),
+    );
+    return;
+  }
+  process.stderr.write(text);
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The test command (`npm test`): every check and every test, nothing skipped.
+# On a fresh Debian machine, as root, it installs what is missing (chromium, postgresql) with apt;
+# elsewhere it says what is missing and how to install it. It starts a throwaway PostgreSQL
+# cluster on loopback for the run and stops it afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/requirements.sh
+source scripts/lib/postgres.sh
+export PATH="$PWD/node_modules/.bin:$PATH"
+
+started=$(date +%s)
+step() { printf '\n\033[1m== %s\033[0m (%ss)\n' "$1" "$(( $(date +%s) - started ))"; }
+
+step "requirements"
+ensure_requirements
+
+step "lint and format (biome)"
+biome check .
+
+step "types (tsc, strict)"
+tsc -p tsconfig.json --noEmit
+
+step "PostgreSQL for the run"
+start_test_postgres
+trap stop_test_postgres EXIT
+
+step "unit tests and server tests on PGlite"
+TEST_DB=pglite vitest run --project core --project server
+
+step "server tests on PostgreSQL"
+TEST_DB=postgres TEST_DATABASE_URL="$TEST_PG_URL" vitest run --project server
+
+step "system tests (CLI, processes, PostgreSQL)"
+TEST_DATABASE_URL="$TEST_PG_URL" vitest run --project system
+
+step "done"

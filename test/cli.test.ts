@@ -1,0 +1,185 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase } from './support/postgres.js';
+import { cli, ROOT, startServerProcess } from './support/processes.js';
+
+const catalog = JSON.parse(readFileSync(join(ROOT, 'demo/catalog.json'), 'utf8'));
+const KEY = (prefix: string) => new RegExp(`^${prefix}_[0-9A-Za-z]{32}$`);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('svc-server CLI on PGlite (DATA_DIR)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+  const env = { DATA_DIR: dataDir };
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('seed --json prints exactly the documented object and nothing else, and is safe to run twice', async () => {
+    const first = await cli(['seed', '--json', '--origin', 'https://shop.example'], env);
+    const seed = JSON.parse(first.stdout);
+    expect(seed.org).toEqual({ id: expect.stringMatching(UUID), nombre: 'Estudio Nopal', plan: 'developer' });
+    expect(seed.keys).toEqual({
+      sk_test_write: expect.stringMatching(KEY('sk_test')),
+      sk_test_read: expect.stringMatching(KEY('sk_test')),
+      pk_test: expect.stringMatching(KEY('pk_test')),
+      sk_live_write: expect.stringMatching(KEY('sk_live')),
+      pk_live: expect.stringMatching(KEY('pk_live')),
+    });
+    expect(seed.free_org).toEqual({
+      id: expect.stringMatching(UUID),
+      plan: 'free',
+      keys: {
+        sk_live_write: expect.stringMatching(KEY('sk_live')),
+        sk_test_write: expect.stringMatching(KEY('sk_test')),
+      },
+    });
+    expect(seed.publishable_origins).toEqual([
+      'http://127.0.0.1:8787',
+      'http://localhost:8787',
+      'https://shop.example',
+    ]);
+    expect(seed.products.map((p: { sku: string }) => p.sku)).toEqual(
+      catalog.products.map((p: { sku: string }) => p.sku),
+    );
+    expect(seed.products[0]).toEqual({ id: expect.stringMatching(UUID), sku: 'LAP-14' });
+    expect(seed.coupons).toEqual(['BIENVENIDA10', 'PROMO500', 'USD50', 'EXPIRADO', 'AGOTADO', 'INACTIVO']);
+
+    const second = JSON.parse((await cli(['seed', '--json'], env)).stdout);
+    expect(second.org.id).toBe(seed.org.id);
+    expect(second.free_org.id).toBe(seed.free_org.id);
+    expect(second.products).toEqual(seed.products);
+    expect(second.keys.sk_test_write).not.toBe(seed.keys.sk_test_write);
+  });
+
+  it('orgs create and keys create print JSON, and the new key works against serve', async () => {
+    const org = JSON.parse(
+      (await cli(['orgs', 'create', '--name', 'Imprenta Sol', '--plan', 'starter', '--json'], env)).stdout,
+    );
+    expect(org).toEqual({ id: expect.stringMatching(UUID), nombre: 'Imprenta Sol', plan: 'starter' });
+    const created = JSON.parse(
+      (
+        await cli(
+          [
+            'keys',
+            'create',
+            '--org',
+            org.id,
+            '--kind',
+            'secret',
+            '--mode',
+            'live',
+            '--scope',
+            'read',
+            '--json',
+          ],
+          env,
+        )
+      ).stdout,
+    );
+    expect(created.key).toMatch(KEY('sk_live'));
+    expect(created.id).toMatch(UUID);
+
+    const server = await startServerProcess(env);
+    try {
+      const res = await fetch(`${server.url}/api/v1/me`, {
+        headers: { authorization: `Bearer ${created.key}` },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({
+        data: { org: { id: org.id, plan: 'starter' }, scope: 'read', mode: 'live' },
+      });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses bad arguments with a message and a non-zero exit', async () => {
+    await expect(cli(['orgs', 'create', '--name', 'X', '--plan', 'gold'], env)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('plan'),
+    });
+    await expect(cli(['keys', 'create', '--org', 'nope', '--kind', 'secret'], env)).rejects.toMatchObject({
+      code: 1,
+    });
+    await expect(cli(['frobnicate'], env)).rejects.toMatchObject({ code: 1 });
+  });
+});
+
+describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
+  let database: Awaited<ReturnType<typeof createPgDatabase>>;
+  let env: Record<string, string>;
+  let seed: { keys: Record<string, string>; org: { id: string } };
+  let server: Awaited<ReturnType<typeof startServerProcess>>;
+
+  beforeAll(async () => {
+    database = await createPgDatabase('svc_cli');
+    env = { DATABASE_URL: database.url };
+    seed = JSON.parse((await cli(['seed', '--json'], env)).stdout);
+    server = await startServerProcess(env);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  const me = (authorization?: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/api/v1/me`, { headers: authorization ? { authorization, ...headers } : headers });
+
+  it('answers GET /api/v1/me and every documented error case over HTTP', async () => {
+    const ok = await me(`Bearer ${seed.keys.sk_test_write}`);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('service-version')).toBe('2026-10-01');
+    expect(ok.headers.get('service-request-id')).toMatch(/^req_/);
+    const cases: [Response, number, string][] = [
+      [await me(), 401, 'missing_key'],
+      [await me('Bearer sk_test_00000000000000000000000000000000'), 401, 'invalid_key'],
+      [
+        await me(`Bearer ${seed.keys.pk_test}`, { origin: 'http://127.0.0.1:8787' }),
+        403,
+        'insufficient_scope',
+      ],
+      [
+        await me(`Bearer ${seed.keys.sk_test_write}`, { 'service-version': '1999-01-01' }),
+        400,
+        'invalid_request',
+      ],
+    ];
+    for (const [res, status, code] of cases) {
+      const body = await res.json();
+      expect({ status: res.status, code: body.code }).toEqual({ status, code });
+      expect(body.request_id).toBe(res.headers.get('service-request-id'));
+    }
+  });
+
+  it('stops accepting a key revoked from the CLI while the server runs', async () => {
+    const created = JSON.parse(
+      (
+        await cli(
+          [
+            'keys',
+            'create',
+            '--org',
+            seed.org.id,
+            '--kind',
+            'secret',
+            '--mode',
+            'test',
+            '--scope',
+            'read',
+            '--json',
+          ],
+          env,
+        )
+      ).stdout,
+    );
+    expect((await me(`Bearer ${created.key}`)).status).toBe(200);
+    await cli(['keys', 'revoke', created.id], env);
+    // The server hears the revocation through LISTEN/NOTIFY; allow the notification to arrive.
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 401; i++) {
+      status = (await me(`Bearer ${created.key}`)).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(401);
+  });
+});

@@ -1,0 +1,75 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = join(ROOT, 'packages/server/bin/svc-server.mjs');
+
+const run = promisify(execFile);
+
+/** Runs `svc-server …args` to completion with `env` added. */
+export async function cli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ stdout: string; stderr: string }> {
+  return run(process.execPath, [CLI, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    cwd: ROOT,
+  });
+}
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A `svc-server serve` process on a free port, ready to answer. */
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `svc-server serve` and waits until it listens. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`svc-server exited ${child.exitCode}:\n${output}`);
+    if (output.includes('listening on')) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`svc-server did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    child,
+    stop(signal: NodeJS.Signals = 'SIGTERM') {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      });
+    },
+  };
+}
