@@ -1,14 +1,18 @@
 import { Hono } from 'hono';
 import { ApiError } from './errors.js';
 import { createErrorHandler, errorResponse } from './http/error-handler.js';
+import { publishableCors } from './middleware/cors.js';
+import { PreflightOrigins } from './middleware/origin.js';
 import { requestContext, versionCheck } from './middleware/request-context.js';
 import { directoryRoutes } from './routes/directory.js';
+import { elementsRoutes } from './routes/elements.js';
 import { eventRoutes } from './routes/events.js';
 import { meRoutes } from './routes/me.js';
 import { outboxRoutes } from './routes/outbox.js';
 import { publicQuoteRoutes } from './routes/public-quote.js';
 import { quoteRoutes } from './routes/quotes.js';
 import { testModeRoutes } from './routes/test-mode.js';
+import { ElementsConfigCache } from './services/elements-config.js';
 import type { AppDeps, AppEnv } from './types.js';
 
 /** Builds the HTTP app: middleware, routes, the error handler and the 404 handler. */
@@ -16,13 +20,19 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use('*', requestContext());
   app.use('/api/*', versionCheck());
+  // CORS only where publishable keys may call: the widget's operations and quote creation.
+  const cors = publishableCors(new PreflightOrigins(deps.db));
+  app.use('/api/v1/elements/*', cors);
+  app.use('/api/v1/cotizaciones', cors);
+  const configs = new ElementsConfigCache(deps.db, deps.keys);
 
   const api = new Hono<AppEnv>()
     .route('/', meRoutes(deps))
     .route('/', quoteRoutes(deps))
     .route('/', directoryRoutes(deps))
     .route('/', eventRoutes(deps))
-    .route('/', outboxRoutes(deps));
+    .route('/', outboxRoutes(deps))
+    .route('/', elementsRoutes(deps, configs));
   app.route('/api/v1', api);
   app.route('/api/test-mode', testModeRoutes(deps));
   app.route('/', publicQuoteRoutes(deps));

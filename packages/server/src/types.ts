@@ -22,6 +22,8 @@ export interface AppDeps {
 export interface AppVariables {
   requestId: string;
   auth: KeyWithOrg;
+  /** Set when a publishable key's allowed origin may read the response (CORS). */
+  corsOrigin: string;
 }
 
 /** The Hono environment of the app. */

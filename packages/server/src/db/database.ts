@@ -18,6 +18,12 @@ export interface Database extends Queryable {
    * rolls back its own writes.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` outside any ambient transaction, so its writes survive that transaction's rollback
+   * (e.g. counting a failed coupon attempt of a request that fails). On PGlite it waits for the
+   * ambient transaction to end: never await it from inside one.
+   */
+  detached<T>(fn: () => Promise<T>): Promise<T>;
   /** Subscribes to a notification channel (LISTEN). Returns the unsubscribe function. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** Sends a notification (NOTIFY) to every process listening on `channel`, this one included. */
@@ -54,6 +60,7 @@ export function createDatabase(driver: DriverAdapter): Database {
       if (tx) return inSavepoint(tx, fn);
       return driver.transaction((inner) => ambient.run(inner, () => fn(inner)));
     },
+    detached: (fn) => ambient.exit(fn),
     listen: (channel, onMessage) => driver.listen(channel, onMessage),
     notify: (channel, payload) => driver.notify(channel, payload),
     close: () => driver.close(),

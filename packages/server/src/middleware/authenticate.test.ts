@@ -92,9 +92,10 @@ describe('authorization', () => {
   });
 
   it('refuses publishable keys outside their operations', async () => {
-    await expectError(await me(t.seed.keys.pk_test), 403, 'insufficient_scope');
+    const origin = { origin: 'http://127.0.0.1:8787' };
+    await expectError(await me(t.seed.keys.pk_test, origin), 403, 'insufficient_scope');
     await expectError(
-      await t.call('POST', '/api/test-mode/reset', { key: t.seed.keys.pk_test, body: {} }),
+      await t.call('POST', '/api/test-mode/reset', { key: t.seed.keys.pk_test, body: {}, headers: origin }),
       403,
       'insufficient_scope',
     );

@@ -1,8 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../errors.js';
+import { clientIp } from '../http/client-ip.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { authenticate } from './authenticate.js';
 import { type Access, authorize } from './authorize.js';
+import { markCorsAllowed } from './cors.js';
 import { runIdempotent } from './idempotency.js';
+import { keyAllowsOrigin, requestOrigin } from './origin.js';
 import { chargeQuota } from './quota.js';
 import { enforceRateLimit, KEY_RATE_LIMIT } from './rate-limit.js';
 
@@ -10,6 +14,8 @@ import { enforceRateLimit, KEY_RATE_LIMIT } from './rate-limit.js';
 export interface EndpointOptions extends Access {
   /** Streams its response and writes nothing, so there is nothing to replay. @defaultValue false */
   skipIdempotency?: boolean;
+  /** Publishable keys: requests allowed per client IP and window for this operation. */
+  perIp?: { name: string; limit: number; windowMs: number };
 }
 
 /**
@@ -22,9 +28,27 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
   const staleSeconds = deps.idempotencyStaleSeconds ?? 60;
   return async function endpointPipeline(c, next) {
     const auth = await authenticate(c, deps);
+    if (auth.key.kind === 'publishable') {
+      // Before anything else runs: a publishable key only works from its merchant's sites.
+      const origin = requestOrigin(c);
+      if (!keyAllowsOrigin(auth.key, origin)) {
+        throw new ApiError(
+          403,
+          'origin_not_allowed',
+          origin
+            ? `This publishable key cannot be used from ${origin}. Add the origin to the key's allowed origins.`
+            : 'Publishable keys only work from a browser page on an allowed origin (no Origin or Referer was sent).',
+        );
+      }
+      markCorsAllowed(c, origin!);
+    }
     authorize(auth, options);
     if (auth.key.kind !== 'publishable') {
       await enforceRateLimit(deps.db, `key:${auth.key.id}`, KEY_RATE_LIMIT, deps.now());
+    } else if (options.perIp) {
+      const ip = clientIp(c, deps.config.trustProxy);
+      const { name, limit, windowMs } = options.perIp;
+      await enforceRateLimit(deps.db, `ip:${name}:${auth.key.org_id}:${ip}`, limit, deps.now(), windowMs);
     }
     const idempotencyKey = c.req.header('idempotency-key');
     const mutating = c.req.method === 'POST' || c.req.method === 'PATCH' || c.req.method === 'DELETE';

@@ -1,7 +1,8 @@
 import { quoteRequestSchema, validate } from '@svc/core';
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { invalidRequest, notFound } from '../errors.js';
+import { ApiError, invalidRequest, notFound } from '../errors.js';
+import { clientIp } from '../http/client-ip.js';
 import { decodeCursor } from '../http/cursor.js';
 import { readJson } from '../http/json-body.js';
 import { enumParam, intParam, onlyParams } from '../http/query.js';
@@ -9,9 +10,11 @@ import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { QUOTE_STATUSES } from '../repositories/quotes.js';
 import { testHelperSchema } from '../schemas/requests.js';
+import { assertCouponAttemptsLeft, recordCouponFailure } from '../services/coupon-attempts.js';
 import { deleteDraft, QUOTE_ACTIONS, runQuoteAction, runTestHelper } from '../services/quote-actions.js';
 import { createQuote, getQuoteDetail, listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
+import { PUBLISHABLE_LIMITS } from './elements.js';
 
 const actionSchema = v.strictObject({
   action: v.picklist(QUOTE_ACTIONS, `must be one of ${QUOTE_ACTIONS.join(', ')}`),
@@ -61,13 +64,30 @@ export function quoteRoutes(deps: AppDeps) {
     })
     .post(
       '/cotizaciones',
-      endpoint(deps, { resource: 'cotizaciones', level: 'write', publishable: true }),
+      endpoint(deps, {
+        resource: 'cotizaciones',
+        level: 'write',
+        publishable: true,
+        perIp: PUBLISHABLE_LIMITS.create,
+      }),
       async (c) => {
+        const auth = c.get('auth');
         const body = parse(quoteRequestSchema, await readJson(c));
-        const data = await createQuote(deps, c.get('auth'), body, {
-          acceptLanguage: c.req.header('accept-language'),
-        });
-        return c.json({ data });
+        const limitCoupons = auth.key.kind === 'publishable' && body.cupon !== undefined;
+        const ip = clientIp(c, deps.config.trustProxy);
+        if (limitCoupons) await assertCouponAttemptsLeft(deps.db, auth.org.id, ip, deps.now());
+        try {
+          const data = await createQuote(deps, auth, body, {
+            acceptLanguage: c.req.header('accept-language'),
+          });
+          return c.json({ data });
+        } catch (error) {
+          // Not awaited: on PGlite the count waits for this request's transaction to end.
+          if (limitCoupons && error instanceof ApiError && error.extra.reason) {
+            void recordCouponFailure(deps.db, auth.org.id, ip, deps.now());
+          }
+          throw error;
+        }
       },
     )
     .get('/cotizaciones/:id', read, async (c) => {

@@ -23,6 +23,7 @@ export class KeyStore {
   // Bumped on every invalidation: a lookup that started before one must not fill the cache.
   #generation = 0;
   #unlisten: (() => Promise<void>) | undefined;
+  readonly #subscribers = new Set<(message: string) => void>();
 
   constructor(db: Database) {
     this.#db = db;
@@ -40,6 +41,7 @@ export class KeyStore {
   /** Drops what a change message names: `key:<id>`, `org:<id>`, or everything for ''. */
   invalidate(message: string): void {
     this.#generation++;
+    for (const subscriber of this.#subscribers) subscriber(message);
     const [kind, id] = message.split(':');
     if (!id) {
       this.#cache.clear();
@@ -51,6 +53,12 @@ export class KeyStore {
       if ((kind === 'key' && value.key.id === id) || (kind === 'org' && value.org.id === id))
         this.#cache.delete(hash);
     }
+  }
+
+  /** Calls `fn` with every change message, so caches derived from keys and organizations follow. */
+  subscribe(fn: (message: string) => void): () => void {
+    this.#subscribers.add(fn);
+    return () => this.#subscribers.delete(fn);
   }
 
   /** The key and its organization for a key in clear, or null when no such key exists. */

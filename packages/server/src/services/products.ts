@@ -5,6 +5,7 @@ import { countProducts, insertProduct, productEventData, productRecord } from '.
 import type { productCreateSchema } from '../schemas/requests.js';
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
+import { announceOrgChanged } from './orgs.js';
 import { PLANS, planLimitError } from './plans.js';
 import { apiActor } from './quotes.js';
 
@@ -21,7 +22,7 @@ export async function createProduct(
       `moneda: ${moneda} is not a currency of this business (${auth.org.currencies.join(', ')})`,
     );
   }
-  return deps.db.transaction(async (tx) => {
+  const created = await deps.db.transaction(async (tx) => {
     const limit = PLANS[auth.org.plan].maxProducts;
     if ((await countProducts(tx, scope)) >= limit) throw planLimitError('products', auth.org.plan, limit);
     const product = await insertProduct(tx, scope, {
@@ -50,4 +51,7 @@ export async function createProduct(
     });
     return productRecord(product, auth.key.kind === 'secret');
   });
+  // The widget configuration of every process carries the catalog: let them rebuild it.
+  await announceOrgChanged(deps.db, auth.org.id);
+  return created;
 }

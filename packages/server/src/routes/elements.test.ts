@@ -1,0 +1,368 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+
+let t: TestContext;
+let pk: string;
+let product: (sku: string) => string;
+const ORIGIN = 'http://127.0.0.1:8787';
+beforeAll(async () => {
+  t = await createTestContext();
+  pk = t.seed.keys.pk_test;
+  const ids = new Map(t.seed.products.map((p) => [p.sku, p.id]));
+  product = (sku) => ids.get(sku)!;
+});
+afterAll(() => t.close());
+
+type Json = Record<string, any>;
+const asWidget = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  key = pk,
+) =>
+  t.call(method, path, {
+    key,
+    body,
+    headers: { origin: ORIGIN, 'x-forwarded-for': '198.51.100.1', ...headers },
+  });
+const laptop = (cantidad = 1) => ({
+  descripcion: 'Laptop',
+  cantidad,
+  precio_unitario: 24500,
+  producto_id: product('LAP-14'),
+});
+const count = async (table: string) =>
+  (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+
+describe('publishable keys: what they may call', () => {
+  it('only reaches the widget operations; everything else is 403 insufficient_scope', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/v1/me'],
+      ['GET', '/api/v1/cotizaciones'],
+      ['GET', '/api/v1/events'],
+      ['GET', '/api/v1/clientes'],
+      ['POST', '/api/v1/productos'],
+      ['GET', '/api/v1/emails'],
+      ['POST', '/api/test-mode/reset'],
+    ]) {
+      await expectError(
+        await asWidget(method!, path!, method === 'POST' ? {} : undefined),
+        403,
+        'insufficient_scope',
+      );
+    }
+  });
+});
+
+describe('origin allowlist', () => {
+  it('accepts allowed origins, wildcard subdomains, a Referer, and localhost for test keys', async () => {
+    const cases: Record<string, string>[] = [
+      { origin: 'https://shop.example' },
+      { origin: 'https://tienda.nopal.example' },
+      { origin: 'https://a.b.nopal.example' },
+      { origin: 'http://localhost:5173' },
+      { origin: '', referer: 'https://shop.example/cart?x=1' },
+    ];
+    for (const headers of cases) {
+      const res = await t.call('GET', '/api/v1/elements/config', { key: pk, headers });
+      expect({ headers, status: res.status }).toEqual({ headers, status: 200 });
+    }
+  });
+
+  it('refuses spoofed and look-alike origins with 403 origin_not_allowed before anything runs', async () => {
+    const before = await count('quotes');
+    for (const origin of [
+      'https://evil.example',
+      'https://nopal.example',
+      'http://tienda.nopal.example',
+      'https://shop.example.evil.com',
+      'https://evilshop.example',
+      'null',
+    ]) {
+      const res = await t.call('POST', '/api/v1/cotizaciones', {
+        key: pk,
+        headers: { origin },
+        body: { items: [laptop()], cliente: { empresa: 'X' } },
+      });
+      await expectError(res, 403, 'origin_not_allowed');
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    await expectError(await t.call('GET', '/api/v1/elements/config', { key: pk }), 403, 'origin_not_allowed');
+    expect(await count('quotes')).toBe(before);
+  });
+
+  it('does not give live keys the localhost allowance', async () => {
+    await expectError(
+      await t.call('GET', '/api/v1/elements/config', {
+        key: t.seed.keys.pk_live,
+        headers: { origin: 'http://localhost:3000' },
+      }),
+      403,
+      'origin_not_allowed',
+    );
+    const ok = await t.call('GET', '/api/v1/elements/config', {
+      key: t.seed.keys.pk_live,
+      headers: { origin: 'https://shop.example' },
+    });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('CORS', () => {
+  it('answers preflights from allowed origins with 204 and the documented headers', async () => {
+    const res = await t.call('OPTIONS', '/api/v1/cotizaciones', {
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    expect(res.headers.get('vary')).toContain('Origin');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
+    expect(res.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
+  });
+
+  it('gives disallowed origins no CORS headers at all', async () => {
+    const res = await t.call('OPTIONS', '/api/v1/elements/config', {
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('exposes the response headers to the allowed origin on real requests', async () => {
+    const res = await asWidget('GET', '/api/v1/elements/config');
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    expect(res.headers.get('access-control-expose-headers')).toContain('Service-Request-Id');
+  });
+
+  it('never sends CORS headers for secret-key operations', async () => {
+    const me = await t.call('GET', '/api/v1/me', {
+      key: t.seed.keys.sk_test_read,
+      headers: { origin: ORIGIN },
+    });
+    expect(me.headers.get('access-control-allow-origin')).toBeNull();
+    const create = await t.call('POST', '/api/v1/cotizaciones', {
+      key: t.seed.keys.sk_test_write,
+      headers: { origin: ORIGIN },
+      body: { items: [laptop()], cliente: { empresa: 'X' } },
+    });
+    expect(create.status).toBe(200);
+    expect(create.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await t.call('OPTIONS', '/api/v1/me', { headers: { origin: ORIGIN } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('GET /elements/config', () => {
+  it('returns the documented shape with public catalog fields only', async () => {
+    const res = await asWidget('GET', '/api/v1/elements/config');
+    const { data } = (await res.json()) as Json;
+    expect(data).toMatchObject({
+      org: { nombre: 'Estudio Nopal', color: '#1f7a4d', logo_url: null, country: 'MX' },
+      mode: 'test',
+      locale: 'es',
+      locales: ['es', 'en', 'pt', 'fr', 'de'],
+      currency: 'MXN',
+      currencies: ['MXN', 'USD'],
+      iva_incluido: false,
+      default_tax_rate: 0.16,
+      features: { ai_draft: true, coupons: true, custom_items: true },
+      required_client_fields: ['email'],
+    });
+    expect(data.catalog).toHaveLength(t.seed.products.length);
+    expect(Object.keys(data.catalog[0]).sort()).toEqual([
+      'fraccionable',
+      'id',
+      'moneda',
+      'nombre',
+      'precio_lista',
+      'sku',
+      'tax_rate',
+      'unidad',
+    ]);
+    const text = JSON.stringify(data);
+    for (const secret of ['costo', 'aliases', 'notas', 'secret_hash', 'sk_test_'])
+      expect(text).not.toContain(secret);
+  });
+
+  it('sends an ETag, short public caching, and 304 for If-None-Match', async () => {
+    const first = await asWidget('GET', '/api/v1/elements/config');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=60');
+    const again = await asWidget('GET', '/api/v1/elements/config', undefined, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+  });
+
+  it('changes when the catalog changes', async () => {
+    const before = (await asWidget('GET', '/api/v1/elements/config')).headers.get('etag');
+    const created = await t.call('POST', '/api/v1/productos', {
+      key: t.seed.keys.sk_test_write,
+      body: { sku: 'NEW-1', nombre: 'Nuevo', precio_lista: 10, costo: 4 },
+    });
+    expect(created.status).toBe(200);
+    const after = await asWidget('GET', '/api/v1/elements/config');
+    expect(after.headers.get('etag')).not.toBe(before);
+    const { data } = (await after.json()) as Json;
+    expect(data.catalog.some((p: Json) => p.sku === 'NEW-1')).toBe(true);
+    expect(JSON.stringify(data)).not.toContain('"costo"');
+  });
+});
+
+describe('POST /cotizaciones with a publishable key', () => {
+  const cliente = { empresa: 'Cliente Web', email: 'web@cliente.example' };
+
+  it('creates a draft priced from the catalog', async () => {
+    const res = await asWidget('POST', '/api/v1/cotizaciones', {
+      items: [laptop(2)],
+      cliente,
+      cupon: 'BIENVENIDA10',
+    });
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as Json;
+    expect(data).toMatchObject({ status: 'draft', total: 51156, needs_approval: false });
+  });
+
+  it('refuses seller-only fields, naming them, and writes nothing', async () => {
+    const before = await count('quotes');
+    for (const [body, field] of [
+      [{ items: [laptop()], cliente, descuento: { tipo: 'porcentaje', valor: 5 } }, 'descuento'],
+      [{ items: [laptop()], cliente, send: true }, 'send'],
+      [{ items: [laptop()], cliente_id: '00000000-0000-4000-8000-000000000000' }, 'cliente_id'],
+      [{ items: [{ ...laptop(), precio_negociado: 1 }], cliente }, 'items[0].precio_negociado'],
+      [{ items: [{ ...laptop(), costo_unitario: 1 }], cliente }, 'items[0].costo_unitario'],
+      [{ items: [{ ...laptop(), precio_unitario: 1 }], cliente }, 'items[0].precio_unitario'],
+      [{ items: [{ ...laptop(), tax_rate: 0 }], cliente }, 'items[0].tax_rate'],
+      [{ items: [laptop()] }, 'cliente'],
+    ] as const) {
+      const res = await asWidget('POST', '/api/v1/cotizaciones', body);
+      const error = await expectError(res, 400, 'invalid_request');
+      expect(error.error).toContain(field);
+    }
+    expect(await count('quotes')).toBe(before);
+  });
+
+  it('allows free-text lines only when the widget settings do', async () => {
+    const freeText = {
+      items: [{ descripcion: 'Algo a medida', cantidad: 1, precio_unitario: 100 }],
+      cliente,
+    };
+    expect((await asWidget('POST', '/api/v1/cotizaciones', freeText)).status).toBe(200);
+    await t.db.query(`UPDATE orgs SET widget = widget || '{"custom_items": false}' WHERE id = $1`, [
+      t.seed.org.id,
+    ]);
+    t.deps.keys.invalidate(`org:${t.seed.org.id}`);
+    try {
+      await expectError(await asWidget('POST', '/api/v1/cotizaciones', freeText), 400, 'invalid_request');
+    } finally {
+      await t.db.query(`UPDATE orgs SET widget = widget || '{"custom_items": true}' WHERE id = $1`, [
+        t.seed.org.id,
+      ]);
+      t.deps.keys.invalidate(`org:${t.seed.org.id}`);
+    }
+  });
+});
+
+describe('POST /elements/preview', () => {
+  it('returns authoritative totals and checks a coupon without using it', async () => {
+    const [before] = await t.db.query<{ uses: number }>(
+      `SELECT uses FROM coupons WHERE code = 'PROMO500' AND mode = 'test' AND org_id = $1`,
+      [t.seed.org.id],
+    );
+    const res = await asWidget('POST', '/api/v1/elements/preview', { items: [laptop(1)], cupon: 'promo500' });
+    const { data } = (await res.json()) as Json;
+    expect(data).toMatchObject({
+      subtotal: 24500,
+      descuento: 500,
+      impuestos: 3840,
+      total: 27840,
+      moneda: 'MXN',
+      cupon: { code: 'PROMO500', valid: true, reason: null },
+    });
+    expect(data.items[0]).toMatchObject({ sku: 'LAP-14', importe: 24500, descuento: 500, impuesto: 3840 });
+    const [after] = await t.db.query<{ uses: number }>(
+      `SELECT uses FROM coupons WHERE code = 'PROMO500' AND mode = 'test' AND org_id = $1`,
+      [t.seed.org.id],
+    );
+    expect(after?.uses).toBe(before?.uses);
+  });
+
+  it('explains an invalid coupon and still prices the basket', async () => {
+    const { data } = (await (
+      await asWidget('POST', '/api/v1/elements/preview', { items: [laptop()], cupon: 'EXPIRADO' })
+    ).json()) as Json;
+    expect(data).toMatchObject({
+      descuento: 0,
+      total: 28420,
+      cupon: { code: 'EXPIRADO', valid: false, reason: 'expired' },
+    });
+  });
+
+  it('converts catalog prices into another currency of the business', async () => {
+    const { data } = (await (
+      await asWidget('POST', '/api/v1/elements/preview', {
+        items: [{ ...laptop(), precio_unitario: 1324.32 }],
+        base_currency: 'USD',
+      })
+    ).json()) as Json;
+    expect(data).toMatchObject({ moneda: 'USD', subtotal: 1324.32 });
+  });
+
+  it('limits failed coupon attempts per IP so codes cannot be enumerated', async () => {
+    const ip = { 'x-forwarded-for': '203.0.113.99' };
+    for (let i = 0; i < 10; i++) {
+      const res = await asWidget(
+        'POST',
+        '/api/v1/elements/preview',
+        { items: [laptop()], cupon: `GUESS${i}` },
+        ip,
+      );
+      expect(res.status).toBe(200);
+    }
+    const blocked = await asWidget(
+      'POST',
+      '/api/v1/elements/preview',
+      { items: [laptop()], cupon: 'BIENVENIDA10' },
+      ip,
+    );
+    await expectError(blocked, 429, 'rate_limited');
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    await expectError(
+      await asWidget(
+        'POST',
+        '/api/v1/cotizaciones',
+        { items: [laptop()], cliente: { empresa: 'X' }, cupon: 'GUESS' },
+        ip,
+      ),
+      429,
+      'rate_limited',
+    );
+    // Another address is not affected.
+    expect(
+      (
+        await asWidget(
+          'POST',
+          '/api/v1/elements/preview',
+          { items: [laptop()], cupon: 'BIENVENIDA10' },
+          { 'x-forwarded-for': '203.0.113.100' },
+        )
+      ).status,
+    ).toBe(200);
+  });
+
+  it('refuses more than 100 lines and bad bodies with a clear 400', async () => {
+    const many = Array.from({ length: 101 }, () => laptop());
+    const error = await expectError(
+      await asWidget('POST', '/api/v1/elements/preview', { items: many }),
+      400,
+      'invalid_request',
+    );
+    expect(error.error).toContain('items');
+    await expectError(
+      await asWidget('POST', '/api/v1/elements/preview', { items: [laptop()], cliente: { empresa: 'x' } }),
+      400,
+      'invalid_request',
+    );
+  });
+});

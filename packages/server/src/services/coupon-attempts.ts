@@ -1,0 +1,41 @@
+import type { Database } from '../db/database.js';
+import { ApiError } from '../errors.js';
+import { countRequest } from '../middleware/rate-limit.js';
+
+/** Failed coupon attempts a client IP may make per window, so codes cannot be enumerated. */
+export const COUPON_FAILURES_LIMIT = 10;
+export const COUPON_FAILURES_WINDOW_MS = 10 * 60_000;
+
+const bucket = (orgId: string, ip: string) => `coupon-fail:${orgId}:${ip}`;
+
+/** 429 `rate_limited` when this IP has used up its failed coupon attempts for the window. */
+export async function assertCouponAttemptsLeft(
+  db: Database,
+  orgId: string,
+  ip: string,
+  now: Date,
+): Promise<void> {
+  const windowStart = Math.floor(now.getTime() / COUPON_FAILURES_WINDOW_MS) * COUPON_FAILURES_WINDOW_MS;
+  const [row] = await db.query<{ count: number }>(
+    'SELECT count FROM rate_counters WHERE bucket = $1 AND window_start = $2',
+    [bucket(orgId, ip), windowStart],
+  );
+  if ((row?.count ?? 0) >= COUPON_FAILURES_LIMIT) {
+    const retryAfter = Math.ceil((windowStart + COUPON_FAILURES_WINDOW_MS - now.getTime()) / 1000);
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `Too many invalid coupon codes from this address. Retry after ${retryAfter} s.`,
+      { limit: COUPON_FAILURES_LIMIT },
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+}
+
+/**
+ * Counts a failed attempt, outside the request's transaction so that rolling back the failed
+ * request does not forget it.
+ */
+export function recordCouponFailure(db: Database, orgId: string, ip: string, now: Date): Promise<unknown> {
+  return db.detached(() => countRequest(db, bucket(orgId, ip), now, COUPON_FAILURES_WINDOW_MS));
+}
