@@ -18,12 +18,12 @@ main{max-width:760px;margin:0 auto;padding:24px 16px}header{display:flex;justify
 h1{font-size:1.4rem;margin:0}.merchant{color:#5b6470}.card{background:#fff;border-radius:12px;padding:20px;margin-top:16px;box-shadow:0 1px 3px #0002}
 table{width:100%;border-collapse:collapse}th,td{padding:8px 4px;text-align:left;border-bottom:1px solid #e5e7eb;vertical-align:top}
 td.n,th.n{text-align:right;white-space:nowrap}.totals td{border:0;padding:4px}.totals tr.total td{font-weight:700;font-size:1.15rem;border-top:2px solid #1b1f24}
-.meta{display:flex;gap:24px;flex-wrap:wrap;color:#5b6470;margin-top:8px}.actions{display:flex;gap:12px;margin-top:20px;flex-wrap:wrap}
+.meta{display:flex;gap:4px 24px;flex-wrap:wrap;color:#5b6470;margin-top:8px}.each{display:none}.actions{display:flex;gap:12px;margin-top:20px;flex-wrap:wrap}
 button{font:inherit;padding:12px 20px;border-radius:8px;border:1px solid #1f7a4d;cursor:pointer;min-height:44px}
 button.primary{background:#1f7a4d;color:#fff}button.secondary{background:#fff;color:#1f7a4d}
 .status{padding:12px;border-radius:8px;background:#eef6f1;margin-top:16px}.terms{white-space:pre-line;color:#5b6470;font-size:.9rem}
-@media (max-width:560px){thead{display:none}tr.line{display:grid;grid-template-columns:1fr auto;gap:2px 8px;padding:8px 0;border-bottom:1px solid #e5e7eb}
-tr.line td{border:0;padding:0}tr.line td.d{grid-column:1/3;font-weight:600}}`;
+@media (max-width:560px){thead{display:none}tr.line{display:grid;grid-template-columns:1fr auto;gap:2px 8px;padding:10px 0;border-bottom:1px solid #e5e7eb}
+tr.line td{border:0;padding:0}tr.line td.d{grid-column:1/3;font-weight:600}tr.line td.q{text-align:left;color:#5b6470}tr.line td.p{display:none}.each{display:inline}}`;
 
 /** The public quote page `/q/<token>`: what the client sees, with approve and reject. */
 export function publicQuoteRoutes(deps: AppDeps) {
@@ -34,10 +34,12 @@ export function publicQuoteRoutes(deps: AppDeps) {
       (quote.language ?? quote.draft_language) in MESSAGES ? (quote.language ?? quote.draft_language) : 'es'
     ) as Lang;
     const m = MESSAGES[lang];
-    const money = (n: number) => formatMoney(n, quote.moneda, lang);
-    const number = (n: number) => new Intl.NumberFormat(lang).format(n);
+    // Formats follow the merchant's country: Spanish in Mexico writes $24,500.00, in Spain 24.500,00 €.
+    const locale = `${lang}-${org.country}`;
+    const money = (n: number) => formatMoney(n, quote.moneda, locale);
+    const number = (n: number) => new Intl.NumberFormat(locale).format(n);
     const date = quote.vigencia
-      ? new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(
+      ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
           new Date(`${quote.vigencia}T00:00:00Z`),
         )
       : '';
@@ -63,7 +65,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
 <section class="card"><table><thead><tr><th>${m.description}</th><th class="n">${m.quantity}</th><th class="n">${m.unitPrice}</th><th class="n">${m.amount}</th></tr></thead>
 <tbody>${items.map(
       (item) =>
-        html`<tr class="line"><td class="d">${item.descripcion}</td><td class="n">${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}</td><td class="n">${money(item.precio_negociado ?? item.precio_unitario)}</td><td class="n">${money(item.importe)}</td></tr>`,
+        html`<tr class="line"><td class="d">${item.descripcion}</td><td class="n q">${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}<span class="each"> × ${money(item.precio_negociado ?? item.precio_unitario)}</span></td><td class="n p">${money(item.precio_negociado ?? item.precio_unitario)}</td><td class="n">${money(item.importe)}</td></tr>`,
     )}</tbody></table>
 <table class="totals"><tbody>
 <tr><td>${m.subtotal}</td><td class="n">${money(quote.subtotal)}</td></tr>

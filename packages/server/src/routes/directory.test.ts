@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+
+let t: TestContext;
+let sk: string;
+beforeAll(async () => {
+  t = await createTestContext();
+  sk = t.seed.keys.sk_test_write;
+});
+afterAll(() => t.close());
+
+type Json = Record<string, any>;
+const json = async (res: Response) => (await res.json()) as Json;
+
+describe('clients', () => {
+  it('creates, reads, lists and updates clients, with their events', async () => {
+    const created = await t.call('POST', '/api/v1/clientes', {
+      key: sk,
+      body: {
+        empresa: 'Papelería Luna',
+        email: 'hola@luna.example',
+        fiscal: { country: 'MX', tax_id: 'LUN010101AAA' },
+      },
+    });
+    expect(created.status).toBe(200);
+    const client = (await json(created)).data;
+    expect(client).toMatchObject({ empresa: 'Papelería Luna', rfc: 'LUN010101AAA', country_code: 'MX' });
+    expect((await json(await t.call('GET', `/api/v1/clientes/${client.id}`, { key: sk }))).data.id).toBe(
+      client.id,
+    );
+    const list = await json(await t.call('GET', '/api/v1/clientes?limit=5', { key: sk }));
+    expect(list.data.map((c: Json) => c.id)).toContain(client.id);
+    expect(list.meta).toMatchObject({ limit: 5, offset: 0 });
+    const patched = await json(
+      await t.call('PATCH', `/api/v1/clientes/${client.id}`, {
+        key: sk,
+        body: { telefono: '+52 55 1234 5678', contacto: 'Ana' },
+      }),
+    );
+    expect(patched.data).toMatchObject({
+      telefono: '+52 55 1234 5678',
+      contacto: 'Ana',
+      email: 'hola@luna.example',
+    });
+    const events = await json(await t.call('GET', `/api/v1/events?object_id=${client.id}`, { key: sk }));
+    expect(events.data.map((e: Json) => e.type)).toEqual(['client.updated', 'client.created']);
+    expect(events.data[0].data).toMatchObject({
+      object: 'client',
+      id: client.id,
+      empresa: 'Papelería Luna',
+      telefono: '+52 55 1234 5678',
+    });
+  });
+
+  it('refuses bad client data with 400 naming the field, and unknown ids with 404', async () => {
+    await expectError(
+      await t.call('POST', '/api/v1/clientes', { key: sk, body: { email: 'x@y.example' } }),
+      400,
+      'invalid_request',
+    );
+    await expectError(
+      await t.call('POST', '/api/v1/clientes', { key: sk, body: { empresa: 'A', email: 'not-mail' } }),
+      400,
+      'invalid_request',
+    );
+    await expectError(
+      await t.call('POST', '/api/v1/clientes', { key: sk, body: { empresa: 'A', bogus: 1 } }),
+      400,
+      'invalid_request',
+    );
+    await expectError(
+      await t.call('PATCH', '/api/v1/clientes/00000000-0000-4000-8000-000000000000', {
+        key: sk,
+        body: { contacto: 'x' },
+      }),
+      404,
+      'not_found',
+    );
+    await expectError(await t.call('GET', '/api/v1/clientes/nope', { key: sk }), 404, 'not_found');
+  });
+
+  it('stops at the plan limit with 402 plan_limit_reached', async () => {
+    const key = t.seed.free_org.keys.sk_test_write;
+    const { PLANS } = await import('../services/plans.js');
+    for (let i = 0; i < PLANS.free.maxClients; i++) {
+      expect(
+        (await t.call('POST', '/api/v1/clientes', { key, body: { empresa: `Cliente ${i}` } })).status,
+      ).toBe(200);
+    }
+    const over = await expectError(
+      await t.call('POST', '/api/v1/clientes', { key, body: { empresa: 'Uno más' } }),
+      402,
+      'plan_limit_reached',
+    );
+    expect(over).toMatchObject({ resource: 'clients', limit: PLANS.free.maxClients, plan: 'free' });
+  });
+});
+
+describe('products', () => {
+  it('creates and lists products; events and publishable views never carry cost', async () => {
+    const res = await t.call('POST', '/api/v1/productos', {
+      key: sk,
+      body: {
+        sku: 'IMP-A4',
+        nombre: 'Impresión A4',
+        precio_lista: 3.5,
+        costo: 1.2,
+        unidad: 'hoja',
+        tax_rate: 0.16,
+      },
+    });
+    expect(res.status).toBe(200);
+    const product = (await json(res)).data;
+    expect(product).toMatchObject({ sku: 'IMP-A4', precio_lista: 3.5, moneda: 'MXN', costo: 1.2 });
+    const events = await json(await t.call('GET', `/api/v1/events?object_id=${product.id}`, { key: sk }));
+    expect(events.data[0]).toMatchObject({ type: 'product.created', object: 'product' });
+    expect(events.data[0].data).toEqual({
+      object: 'product',
+      id: product.id,
+      sku: 'IMP-A4',
+      nombre: 'Impresión A4',
+      unidad: 'hoja',
+      precio_lista: 3.5,
+      activo: true,
+    });
+    const list = await json(await t.call('GET', '/api/v1/productos?limit=200', { key: sk }));
+    expect(list.data.some((p: Json) => p.sku === 'IMP-A4')).toBe(true);
+    await expectError(
+      await t.call('POST', '/api/v1/productos', {
+        key: sk,
+        body: { sku: 'IMP-A4', nombre: 'x', precio_lista: 1 },
+      }),
+      400,
+      'invalid_request',
+    );
+  });
+
+  it('keeps test and live catalogs apart', async () => {
+    const live = await json(
+      await t.call('GET', '/api/v1/productos?limit=200', { key: t.seed.keys.sk_live_write }),
+    );
+    expect(live.data.some((p: Json) => p.sku === 'IMP-A4')).toBe(false);
+  });
+});
+
+describe('GET /events', () => {
+  it('pages newest first with a stable cursor and filters by type', async () => {
+    for (let i = 0; i < 5; i++)
+      await t.call('POST', '/api/v1/clientes', { key: sk, body: { empresa: `Evento ${i}` } });
+    const first = await json(await t.call('GET', '/api/v1/events?limit=2&type=client.created', { key: sk }));
+    expect(first.data).toHaveLength(2);
+    expect(first.data[0].created_at >= first.data[1].created_at).toBe(true);
+    expect(first.data[0].created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    await t.call('POST', '/api/v1/clientes', { key: sk, body: { empresa: 'Nuevo durante la paginación' } });
+    const second = await json(
+      await t.call('GET', `/api/v1/events?limit=2&type=client.created&cursor=${first.meta.next_cursor}`, {
+        key: sk,
+      }),
+    );
+    const all = await json(await t.call('GET', '/api/v1/events?limit=200&type=client.created', { key: sk }));
+    const ids = all.data.map((e: Json) => e.id);
+    const at = ids.indexOf(first.data[1].id);
+    expect(second.data.map((e: Json) => e.id)).toEqual(ids.slice(at + 1, at + 3));
+    expect(all.data.every((e: Json) => e.actor.startsWith('api:'))).toBe(true);
+  });
+
+  it('refuses bad parameters and never shows live events to test keys', async () => {
+    for (const q of ['limit=201', 'type=quote.exploded', 'object_id=1', 'cursor=zzz']) {
+      await expectError(await t.call('GET', `/api/v1/events?${q}`, { key: sk }), 400, 'invalid_request');
+    }
+    await t.call('POST', '/api/v1/clientes', {
+      key: t.seed.keys.sk_live_write,
+      body: { empresa: 'Solo en vivo' },
+    });
+    const test = await json(await t.call('GET', '/api/v1/events?limit=200', { key: sk }));
+    expect(JSON.stringify(test.data)).not.toContain('Solo en vivo');
+  });
+});
