@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase } from './support/postgres.js';
+import { cli, type ServerProcess, startServerProcess } from './support/processes.js';
+
+/**
+ * Two server processes on one PostgreSQL: the guarantees that must hold across processes, not
+ * just within one (coupon uses, idempotency, the per-key rate limit).
+ */
+describe('two server processes on one PostgreSQL', () => {
+  let database: Awaited<ReturnType<typeof createPgDatabase>>;
+  let servers: ServerProcess[] = [];
+  let seed: {
+    keys: { sk_test_write: string; sk_test_read: string; pk_test: string; sk_live_write: string; pk_live: string };
+    products: { id: string; sku: string }[];
+  };
+
+  beforeAll(async () => {
+    database = await createPgDatabase('svc_conc');
+    const env = { DATABASE_URL: database.url };
+    seed = JSON.parse((await cli(['seed', '--json'], env)).stdout);
+    servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await database?.drop();
+  });
+
+  const laptop = () => ({
+    descripcion: 'Laptop',
+    cantidad: 1,
+    precio_unitario: 24500,
+    producto_id: seed.products[0]!.id,
+  });
+  const post = (i: number, path: string, key: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${servers[i % 2]!.url}/api/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('lets exactly 3 of 200 concurrent creations use a 3-use coupon', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        post(i, '/cotizaciones', seed.keys.sk_test_write, {
+          items: [laptop()],
+          cliente: { empresa: `Cliente ${i}` },
+          cupon: 'PROMO500',
+        }),
+      ),
+    );
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.every((s) => s === 200 || s === 400)).toBe(true);
+    expect(bodies.filter((b) => b.code === 'invalid_request').every((b) => b.reason === 'exhausted')).toBe(
+      true,
+    );
+    const list = await (
+      await fetch(`${servers[0]!.url}/api/v1/cotizaciones?limit=200`, {
+        headers: { authorization: `Bearer ${seed.keys.sk_test_read}` },
+      })
+    ).json();
+    expect(list.meta.total).toBe(3);
+  });
+
+  it('holds the coupon limit for publishable keys from the widget too', async () => {
+    // Live mode's PROMO500 also has 3 uses; 20 widget submissions stay under the per-IP allowance.
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        post(
+          i,
+          '/cotizaciones',
+          seed.keys.pk_live,
+          {
+            items: [{ descripcion: 'Diseño', cantidad: 1, precio_unitario: 9500 }],
+            cliente: { empresa: `Web ${i}` },
+            cupon: 'PROMO500',
+          },
+          { origin: 'http://127.0.0.1:8787' },
+        ),
+      ),
+    );
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(responses.every((r) => r.status === 200 || r.status === 400)).toBe(true);
+  });
+
+  it('runs 50 concurrent requests with one idempotency key exactly once', async () => {
+    // Live mode has its own catalog ids: a free-text line keeps the body simple.
+    const body = {
+      items: [{ descripcion: 'Consultoría', cantidad: 2, precio_unitario: 1450 }],
+      cliente: { empresa: 'Idempotente SA' },
+    };
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        post(i, '/cotizaciones', seed.keys.sk_live_write, body, { 'idempotency-key': 'one-quote' }),
+      ),
+    );
+    const ok = responses.filter((r) => r.status === 200);
+    const texts = await Promise.all(ok.map((r) => r.text()));
+    expect(new Set(texts).size).toBe(1);
+    for (const r of responses.filter((r) => r.status !== 200)) {
+      expect(r.status).toBe(409);
+      expect((await r.json()).code).toBe('idempotency_in_progress');
+    }
+    const list = await (
+      await fetch(`${servers[1]!.url}/api/v1/cotizaciones?limit=200`, {
+        headers: { authorization: `Bearer ${seed.keys.sk_live_write}` },
+      })
+    ).json();
+    expect(list.data.filter((q: { cliente: string }) => q.cliente === 'Idempotente SA')).toHaveLength(1);
+    // A retry after the first finished is a byte-identical replay, on either process.
+    const replay = await post(1, '/cotizaciones', seed.keys.sk_live_write, body, {
+      'idempotency-key': 'one-quote',
+    });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.text()).toBe(texts[0]);
+  });
+
+  it('counts the per-key rate limit once across both processes', async () => {
+    const key = JSON.parse(
+      (
+        await cli(
+          [
+            'keys',
+            'create',
+            '--org',
+            JSON.parse((await cli(['seed', '--json'], { DATABASE_URL: database.url })).stdout).org.id,
+            '--kind',
+            'secret',
+            '--mode',
+            'test',
+            '--scope',
+            'read',
+            '--json',
+          ],
+          { DATABASE_URL: database.url },
+        )
+      ).stdout,
+    ).key as string;
+    // Align to a fresh minute so the burst stays in one window.
+    const msToWindow = 60_000 - (Date.now() % 60_000);
+    if (msToWindow < 15_000) await new Promise((r) => setTimeout(r, msToWindow + 50));
+    const statuses: number[] = [];
+    for (let batch = 0; batch < 13; batch++) {
+      const res = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          fetch(`${servers[i % 2]!.url}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } }),
+        ),
+      );
+      statuses.push(...res.map((r) => r.status));
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(600);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(50);
+  });
+});
