@@ -5,6 +5,7 @@ import { publishableCors } from './middleware/cors.js';
 import { PreflightOrigins } from './middleware/origin.js';
 import { requestContext, versionCheck } from './middleware/request-context.js';
 import { directoryRoutes } from './routes/directory.js';
+import { draftRoutes } from './routes/drafts.js';
 import { elementsRoutes } from './routes/elements.js';
 import { eventRoutes } from './routes/events.js';
 import { meRoutes } from './routes/me.js';
@@ -28,6 +29,8 @@ export function createApp(deps: AppDeps) {
 
   const api = new Hono<AppEnv>()
     .route('/', meRoutes(deps))
+    // Before the quote routes: /cotizaciones/ia must not be read as a quote id.
+    .route('/', draftRoutes(deps))
     .route('/', quoteRoutes(deps))
     .route('/', directoryRoutes(deps))
     .route('/', eventRoutes(deps))

@@ -3,6 +3,7 @@ import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
+import { createDrafter } from './drafting/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { KeyStore } from './services/key-store.js';
 import { createMailer } from './services/mailer.js';
@@ -24,7 +25,15 @@ export async function createDeps(
   const db: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const keys = new KeyStore(db);
   await keys.start();
-  return { db, config, keys, logger, mailer: createMailer(config.smtpUrl), now: () => new Date() };
+  return {
+    db,
+    config,
+    keys,
+    logger,
+    mailer: createMailer(config.smtpUrl),
+    drafter: createDrafter(config.ai),
+    now: () => new Date(),
+  };
 }
 
 /** Opens the database and serves the app on `config.host:config.port`. */

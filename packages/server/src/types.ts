@@ -1,5 +1,6 @@
 import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
+import type { Drafter } from './drafting/types.js';
 import type { Logger } from './logger.js';
 import type { KeyStore, KeyWithOrg } from './services/key-store.js';
 import type { Mailer } from './services/mailer.js';
@@ -10,6 +11,8 @@ export interface AppDeps {
   config: ServerConfig;
   keys: KeyStore;
   logger: Logger;
+  /** Drafts quote lines from plain words (catalog drafter, or an LLM with AI_BASE_URL). */
+  drafter: Drafter;
   /** SMTP for clients' e-mails; null keeps every message in the outbox. */
   mailer: Mailer | null;
   /** The clock; tests move it. */

@@ -9,6 +9,7 @@ import { readConfig } from '../config.js';
 import { createDatabase, type Database } from '../db/database.js';
 import { openPglite } from '../db/pglite.js';
 import { openPostgres } from '../db/postgres.js';
+import { createCatalogDrafter } from '../drafting/catalog-drafter.js';
 import { createLogger } from '../logger.js';
 import { KeyStore } from '../services/key-store.js';
 import { readCatalog, type SeedResult, seedDemo } from '../services/seed.js';
@@ -18,6 +19,7 @@ import type { AppDeps } from '../types.js';
 export interface TestContextOptions {
   idempotencyStaleSeconds?: number;
   mailer?: import('../services/mailer.js').Mailer | null;
+  drafter?: import('../drafting/types.js').Drafter;
   /** Extra environment for {@link readConfig}. */
   env?: Record<string, string>;
 }
@@ -96,6 +98,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     keys,
     logger: createLogger('silent'),
     mailer: options.mailer ?? null,
+    drafter: options.drafter ?? createCatalogDrafter(),
     now: () => fixedNow ?? new Date(),
     idempotencyStaleSeconds: options.idempotencyStaleSeconds ?? 60,
   };

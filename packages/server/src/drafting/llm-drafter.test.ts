@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoCatalog } from './eval.js';
+import { createLlmDrafter, parseProposal } from './llm-drafter.js';
+import { type OpenAiTestServer, startOpenAiTestServer } from './openai-test-server.js';
+import type { DraftedItem } from './types.js';
+
+let server: OpenAiTestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const catalog = demoCatalog();
+
+describe('LLM drafter (OpenAI-compatible streaming over real HTTP)', () => {
+  it('streams only catalog lines, priced from the catalog, as each line completes', async () => {
+    server = await startOpenAiTestServer(() => ({
+      // Proposals split across chunks, one unknown SKU, one impossible quantity, one price the model made up.
+      chunks: [
+        '{"sku":"LAP',
+        '-14","cantidad":3}\n{"sku":"NOPE-1","cant',
+        'idad":2}\n',
+        '{"sku":"MON-27","cantidad":-1}\n',
+        '{"sku":"INST-HORA","cantidad":10,"precio_unitario":1}',
+      ],
+    }));
+    const drafter = createLlmDrafter({ baseURL: server.baseURL, model: 'test-model', apiKey: 'k' });
+    const items: DraftedItem[] = [];
+    for await (const item of drafter.draft({
+      prompt: 'Necesito 3 laptops y 10 horas de instalación',
+      catalog,
+    }))
+      items.push(item);
+    expect(items.map((i) => [i.sku, i.cantidad, i.precio_unitario])).toEqual([
+      ['LAP-14', 3, 24500],
+      ['INST-HORA', 10, 650],
+    ]);
+    const request = server.requests[0]!;
+    expect(request.model).toBe('test-model');
+    expect(request.stream).toBe(true);
+    expect(JSON.stringify(request.messages)).toContain('LAP-14');
+    expect(JSON.stringify(request.messages)).toContain('Necesito 3 laptops');
+  });
+
+  it('stops reading the model when aborted', async () => {
+    server = await startOpenAiTestServer(() => ({
+      chunks: [
+        '{"sku":"LAP-14","cantidad":1}\n',
+        ...Array.from({ length: 20 }, () => '{"sku":"MON-27","cantidad":1}\n'),
+      ],
+      delayMs: 50,
+    }));
+    const drafter = createLlmDrafter({ baseURL: server.baseURL, model: 'm' });
+    const controller = new AbortController();
+    const items: DraftedItem[] = [];
+    const run = (async () => {
+      for await (const item of drafter.draft({ prompt: 'x', catalog, signal: controller.signal })) {
+        items.push(item);
+        controller.abort();
+      }
+    })();
+    await run.catch(() => {});
+    expect(items).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(server.clientAborts).toBe(1);
+  });
+
+  it('reads proposals leniently but never accepts bad ones', () => {
+    expect(parseProposal('1. {"sku":"LAP-14","cantidad":"2"}')).toEqual({ sku: 'LAP-14', cantidad: 2 });
+    for (const bad of [
+      '',
+      'hello',
+      '{"sku":1,"cantidad":2}',
+      '{"sku":"A","cantidad":0}',
+      '{"sku":"A","cantidad":1e9}',
+      '{"sku":"A"',
+    ]) {
+      expect(parseProposal(bad)).toBeUndefined();
+    }
+  });
+});

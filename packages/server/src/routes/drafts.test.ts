@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLlmDrafter } from '../drafting/llm-drafter.js';
+import {
+  type OpenAiTestServer,
+  type ScriptedAnswer,
+  startOpenAiTestServer,
+} from '../drafting/openai-test-server.js';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+
+type Json = Record<string, any>;
+const ORIGIN = { origin: 'http://127.0.0.1:8787' };
+
+/** The events of an SSE body: `{ event, data }` in order; comments (heartbeats) skipped. */
+export function parseSse(text: string): { event: string; data: Json }[] {
+  return text
+    .split(/\n\n/)
+    .map((block) => block.split('\n').filter((line) => !line.startsWith(':')))
+    .filter((lines) => lines.some((l) => l.startsWith('data:')))
+    .map((lines) => ({
+      event:
+        lines
+          .find((l) => l.startsWith('event:'))
+          ?.slice(6)
+          .trim() ?? 'message',
+      data: JSON.parse(
+        lines
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trim())
+          .join('\n'),
+      ),
+    }));
+}
+
+describe('POST /elements/ai-draft with the catalog drafter', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext();
+  });
+  afterAll(() => t.close());
+  const draft = (body: unknown, headers: Record<string, string> = {}) =>
+    t.call('POST', '/api/v1/elements/ai-draft', {
+      key: t.seed.keys.pk_test,
+      body,
+      headers: { ...ORIGIN, ...headers },
+    });
+
+  it('streams one item event per line, then done, as text/event-stream', async () => {
+    const res = await draft({ prompt: 'Necesito 3 laptops y 10 horas de instalación' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN.origin);
+    const events = parseSse(await res.text());
+    expect(events.map((e) => e.event)).toEqual(['item', 'item', 'done']);
+    expect(events[0]!.data).toMatchObject({
+      sku: 'LAP-14',
+      cantidad: 3,
+      precio_unitario: 24500,
+      unidad: 'pieza',
+      tax_rate: 0.16,
+    });
+    expect(Object.keys(events[0]!.data).sort()).toEqual([
+      'cantidad',
+      'confidence',
+      'descripcion',
+      'precio_unitario',
+      'producto_id',
+      'sku',
+      'tax_rate',
+      'unidad',
+    ]);
+    expect(events[0]!.data.producto_id).toBe(t.seed.products.find((p) => p.sku === 'LAP-14')!.id);
+    expect(events[2]!.data).toEqual({ count: 2 });
+  });
+
+  it('sends only done when nothing fits', async () => {
+    const events = parseSse(await (await draft({ prompt: "Une machine à café, s'il vous plaît" })).text());
+    expect(events).toEqual([{ event: 'done', data: { count: 0 } }]);
+  });
+
+  it('prices drafted lines in the requested currency of the business', async () => {
+    const events = parseSse(await (await draft({ prompt: 'una laptop', currency: 'USD' })).text());
+    expect(events[0]!.data.precio_unitario).toBe(1324.32);
+  });
+
+  it('answers errors before the stream as ordinary JSON errors', async () => {
+    await expectError(await draft({ prompt: '' }), 400, 'invalid_request');
+    const long = await expectError(await draft({ prompt: 'x'.repeat(2001) }), 400, 'invalid_request');
+    expect(long.error).toContain('2000');
+    await expectError(await draft({ prompt: 'x', currency: 'EUR' }), 400, 'invalid_request');
+    await expectError(await draft({ prompt: 'x', extra: 1 }), 400, 'invalid_request');
+    await expectError(
+      await draft({ prompt: 'x' }, { origin: 'https://evil.example' }),
+      403,
+      'origin_not_allowed',
+    );
+  });
+
+  it('limits drafts per client IP', async () => {
+    const ip = { 'x-forwarded-for': '192.0.2.77' };
+    for (let i = 0; i < 20; i++) expect((await draft({ prompt: 'un mouse' }, ip)).status).toBe(200);
+    const over = await draft({ prompt: 'un mouse' }, ip);
+    await expectError(over, 429, 'rate_limited');
+    expect(over.headers.get('retry-after')).toBeTruthy();
+  });
+
+  it('answers server-side callers as JSON on POST /cotizaciones/ia, for secret keys only', async () => {
+    const res = await t.call('POST', '/api/v1/cotizaciones/ia', {
+      key: t.seed.keys.sk_test_write,
+      body: { prompt: 'tres teclados y tres mouse' },
+    });
+    const body = (await res.json()) as Json;
+    expect(body.data.items.map((i: Json) => `${i.sku}×${i.cantidad}`)).toEqual(['KB-MX×3', 'MOUSE-ERG×3']);
+    await expectError(
+      await t.call('POST', '/api/v1/cotizaciones/ia', {
+        key: t.seed.keys.pk_test,
+        body: { prompt: 'x' },
+        headers: ORIGIN,
+      }),
+      403,
+      'insufficient_scope',
+    );
+  });
+});
+
+describe('POST /elements/ai-draft with the LLM drafter', () => {
+  let t: TestContext;
+  let llm: OpenAiTestServer;
+  let script: ScriptedAnswer;
+  beforeAll(async () => {
+    llm = await startOpenAiTestServer(() => script);
+    t = await createTestContext({ drafter: createLlmDrafter({ baseURL: llm.baseURL, model: 'm' }) });
+  });
+  afterAll(async () => {
+    await t.close();
+    await llm.close();
+  });
+
+  it('streams the model proposals checked against the catalog', async () => {
+    script = {
+      chunks: [
+        '{"sku":"MON-27","cantidad":2}\n',
+        '{"sku":"FAKE","cantidad":2}\n',
+        '{"sku":"HDMI-2M","cantidad":2}\n',
+      ],
+    };
+    const res = await t.call('POST', '/api/v1/elements/ai-draft', {
+      key: t.seed.keys.pk_test,
+      body: { prompt: '2 monitors and 2 cables' },
+      headers: ORIGIN,
+    });
+    const events = parseSse(await res.text());
+    expect(
+      events.map((e) =>
+        e.event === 'item' ? `${e.data.sku}×${e.data.cantidad}@${e.data.precio_unitario}` : e.event,
+      ),
+    ).toEqual(['MON-27×2@7800', 'HDMI-2M×2@190', 'done']);
+  });
+
+  it('stops drafting when the client disconnects', async () => {
+    script = {
+      chunks: Array.from(
+        { length: 40 },
+        (_, i) => `{"sku":"${i % 2 ? 'MON-27' : 'KB-MX'}","cantidad":${i + 1}}\n`,
+      ),
+      delayMs: 40,
+    };
+    const before = llm.clientAborts;
+    const controller = new AbortController();
+    const res = await t.app.request('/api/v1/elements/ai-draft', {
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        authorization: `Bearer ${t.seed.keys.pk_test}`,
+        'content-type': 'application/json',
+        ...ORIGIN,
+      },
+      body: JSON.stringify({ prompt: 'lots' }),
+    });
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('event: item');
+    controller.abort();
+    await reader.cancel();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(llm.clientAborts).toBe(before + 1);
+  });
+
+  it('reports a failure mid-stream as an error event after the lines already sent', async () => {
+    script = {
+      chunks: ['{"sku":"MON-27","cantidad":1}\n', '{"sku":"KB-MX","cantidad":1}\n'],
+      breakAfter: 1,
+      delayMs: 20,
+    };
+    const res = await t.call('POST', '/api/v1/elements/ai-draft', {
+      key: t.seed.keys.pk_test,
+      body: { prompt: 'x' },
+      headers: ORIGIN,
+    });
+    const events = parseSse(await res.text());
+    expect(events[0]).toMatchObject({ event: 'item', data: { sku: 'MON-27' } });
+    expect(events.at(-1)).toEqual({
+      event: 'error',
+      data: { error: expect.any(String), code: 'service_unavailable' },
+    });
+  });
+});
