@@ -10,7 +10,13 @@ describe('two server processes on one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createPgDatabase>>;
   let servers: ServerProcess[] = [];
   let seed: {
-    keys: { sk_test_write: string; sk_test_read: string; pk_test: string; sk_live_write: string; pk_live: string };
+    keys: {
+      sk_test_write: string;
+      sk_test_read: string;
+      pk_test: string;
+      sk_live_write: string;
+      pk_live: string;
+    };
     products: { id: string; sku: string }[];
   };
 
