@@ -11,6 +11,8 @@ const dataDir = process.env.DATA_DIR ?? join(root, '.data');
 const port = process.env.PORT ?? '8787';
 const host = process.env.HOST ?? '127.0.0.1';
 const env = { ...process.env, DATA_DIR: dataDir, PORT: port, HOST: host };
+// The demo pages show the publishable test key from this file.
+env.DEMO_KEYS_FILE = join(dataDir, 'demo-keys.json');
 // The demo keys are kept next to the sandbox data so every start can print them; they are test
 // keys of a local demo organization (the database itself only holds their hashes).
 const keysFile = join(dataDir, 'demo-keys.json');

@@ -34,7 +34,11 @@ TEST_DB=pglite vitest run --project core --project server
 step "server tests on PostgreSQL"
 TEST_DB=postgres TEST_DATABASE_URL="$TEST_PG_URL" vitest run --project server
 
-step "system tests (CLI, processes, PostgreSQL)"
-TEST_DATABASE_URL="$TEST_PG_URL" vitest run --project system
+step "build the widget (ES modules and the script-tag bundle)"
+npm run build --silent
+node -e "const z=require('zlib'),fs=require('fs');const b=fs.readFileSync('packages/elements/dist/svc-elements.js');console.log('svc-elements.js: '+b.length+' B raw, '+z.gzipSync(b,{level:9}).length+' B gzip, '+z.brotliCompressSync(b).length+' B brotli')"
+
+step "system tests (CLI, processes, PostgreSQL, the widget in Chromium)"
+TEST_DATABASE_URL="$TEST_PG_URL" CHROME_PATH="$CHROME_PATH" vitest run --project system
 
 step "done"

@@ -40,8 +40,11 @@ export interface ServerProcess {
 }
 
 /** Starts `svc-server serve` and waits until it listens. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+export async function startServerProcess(
+  env: Record<string, string>,
+  fixedPort?: number,
+): Promise<ServerProcess> {
+  const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     cwd: ROOT,

@@ -1,10 +1,10 @@
 export { isCountryCode } from './countries.js';
+export { isCurrencyCode } from './currencies.js';
 export { docUrl, type ErrorCode } from './error-codes.js';
 export {
   currencyExponent,
   formatMoney,
   fromMinor,
-  isCurrencyCode,
   roundHalfAwayFromZero,
   toMinor,
 } from './money.js';

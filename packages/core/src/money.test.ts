@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  currencyExponent,
-  formatMoney,
-  fromMinor,
-  isCurrencyCode,
-  roundHalfAwayFromZero,
-  toMinor,
-} from './money.js';
+import { isCurrencyCode } from './currencies.js';
+import { currencyExponent, formatMoney, fromMinor, roundHalfAwayFromZero, toMinor } from './money.js';
 
 describe('money', () => {
   it('knows ISO 4217 exponents', () => {

@@ -12,6 +12,7 @@ import { meRoutes } from './routes/me.js';
 import { outboxRoutes } from './routes/outbox.js';
 import { publicQuoteRoutes } from './routes/public-quote.js';
 import { quoteRoutes } from './routes/quotes.js';
+import { staticRoutes } from './routes/static.js';
 import { testModeRoutes } from './routes/test-mode.js';
 import { ElementsConfigCache } from './services/elements-config.js';
 import type { AppDeps, AppEnv } from './types.js';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/v1', api);
   app.route('/api/test-mode', testModeRoutes(deps));
   app.route('/', publicQuoteRoutes(deps));
+  app.route('/', staticRoutes(deps, { demoKeysFile: deps.config.demoKeysFile }));
 
   app.notFound((c) =>
     errorResponse(c, new ApiError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`)),

@@ -10,6 +10,8 @@ export interface ServerConfig {
   ai: { baseUrl: string | undefined; model: string | undefined; apiKey: string | undefined };
   smtpUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** The demo keys (written by `npm start`), shown on the demo pages. */
+  demoKeysFile: string | undefined;
   /** Local tests only: lets webhooks target http://127.0.0.1. */
   unsafeAllowLoopbackWebhooks: boolean;
 }
@@ -39,5 +41,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ? level
       : 'info') as ServerConfig['logLevel'],
     unsafeAllowLoopbackWebhooks: env.SVC_UNSAFE_ALLOW_LOOPBACK_WEBHOOKS === '1',
+    demoKeysFile: env.DEMO_KEYS_FILE || undefined,
   };
 }

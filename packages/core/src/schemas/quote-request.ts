@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isCountryCode } from '../countries.js';
-import { isCurrencyCode } from '../money.js';
+import { isCurrencyCode } from '../currencies.js';
 import { TERM_CODES } from '../terms.js';
 
 /** Allowed `exemption_reason` values: Spain's causes and the EU e-invoice classification. */

@@ -33,7 +33,7 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache) {
           Vary: 'Origin, Authorization',
         };
         const match = c.req.header('if-none-match');
-        if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === config.etag)) {
+        if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === config.etag)) {
           return c.body(null, 304, headers);
         }
         return c.body(config.body, 200, { ...headers, 'Content-Type': 'application/json; charset=UTF-8' });

@@ -1,0 +1,12 @@
+// Live locale and theme switchers of the demo page (an external file: the page's CSP allows no inline script).
+const form = document.querySelector('svc-quote-form');
+const locale = document.getElementById('locale');
+const theme = document.getElementById('theme');
+locale?.addEventListener('change', () => {
+  if (locale.value) form.setAttribute('locale', locale.value);
+  else form.removeAttribute('locale');
+});
+theme?.addEventListener('change', () => {
+  form.setAttribute('theme', theme.value);
+  document.body.classList.toggle('dark', theme.value === 'dark');
+});

@@ -1,0 +1,96 @@
+// Writes custom-elements.json (schema 2.0) from the component's documented public interface and
+// records the SRI hash of the script-tag bundle in dist/svc-elements.sri.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const bundle = readFileSync('dist/svc-elements.js');
+const sri = `sha384-${createHash('sha384').update(bundle).digest('base64')}`;
+writeFileSync('dist/svc-elements.sri', `${sri}\n`);
+
+const source = readFileSync('src/quote-form/quote-form.component.ts', 'utf8');
+const doc = /\/\*\*([\s\S]*?)\*\/\s*export class SvcQuoteForm/.exec(source)?.[1] ?? '';
+const tags = (tag) =>
+  [...doc.matchAll(new RegExp(`@${tag} (\\S+) - (.+)`, 'g'))].map((m) => ({
+    name: m[1],
+    description: m[2].trim(),
+  }));
+const attribute = (name, field, type, description) => ({
+  name,
+  fieldName: field,
+  type: { text: type },
+  description,
+});
+const manifest = {
+  schemaVersion: '2.0.0',
+  modules: [
+    {
+      kind: 'javascript-module',
+      path: 'src/quote-form/quote-form.component.ts',
+      declarations: [
+        {
+          kind: 'class',
+          name: 'SvcQuoteForm',
+          tagName: 'svc-quote-form',
+          customElement: true,
+          summary: /@summary ([^@]+)/
+            .exec(doc)?.[1]
+            .replace(/\s*\*\s*/g, ' ')
+            .trim(),
+          superclass: { name: 'LitElement', package: 'lit' },
+          attributes: [
+            attribute(
+              'publishable-key',
+              'publishableKey',
+              'string',
+              'Publishable key of the merchant (required).',
+            ),
+            attribute(
+              'api-base',
+              'apiBase',
+              'string',
+              'Base URL of the API; default: origin of the script + /api/v1.',
+            ),
+            attribute(
+              'locale',
+              'locale',
+              "'es' | 'en' | 'pt' | 'fr' | 'de'",
+              'Language; default: the merchant’s, then the browser’s.',
+            ),
+            attribute('currency', 'currency', 'string', 'ISO 4217 currency among the merchant’s currencies.'),
+            attribute('theme', 'theme', "'light' | 'dark' | 'auto'", 'Colour theme. @default light'),
+          ],
+          members: [
+            {
+              kind: 'field',
+              name: 'cliente',
+              type: { text: 'QuoteClient' },
+              description: 'Prefills the client fields.',
+            },
+            {
+              kind: 'field',
+              name: 'items',
+              type: { text: 'QuoteLine[]' },
+              description: 'Prefills the basket.',
+            },
+            { kind: 'method', name: 'submit', return: { type: { text: 'Promise<QuoteCreated>' } } },
+            { kind: 'method', name: 'reset', return: { type: { text: 'void' } } },
+            {
+              kind: 'method',
+              name: 'draft',
+              parameters: [{ name: 'text', type: { text: 'string' } }],
+              return: { type: { text: 'Promise<number>' } },
+            },
+          ],
+          events: tags('event'),
+          cssParts: tags('csspart'),
+          cssProperties: tags('cssproperty'),
+        },
+      ],
+      exports: [
+        { kind: 'custom-element-definition', name: 'svc-quote-form', declaration: { name: 'SvcQuoteForm' } },
+      ],
+    },
+  ],
+};
+writeFileSync('custom-elements.json', `${JSON.stringify(manifest, null, 2)}\n`);
+console.log(`custom-elements.json written; script SRI ${sri}`);

@@ -1,0 +1,4 @@
+// The one side effect of the package: registers <svc-quote-form> and <svc-product-picker>.
+import { defineQuoteForm } from './quote-form/quote-form.js';
+
+defineQuoteForm();

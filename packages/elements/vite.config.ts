@@ -1,0 +1,54 @@
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Collapses the whitespace inside our css`` templates: it means nothing to the browser but costs
+ * bytes in the script-tag budget.
+ */
+function collapseTemplateWhitespace(): Plugin {
+  return {
+    name: 'svc-collapse-template-whitespace',
+    transform(code, id) {
+      if (!/packages\/elements\/src\/.*\.ts$/.test(id)) return null;
+      // css`` templates hold no expressions or nested templates, so a plain rewrite is safe.
+      return code.replace(/\bcss`([^`$]*)`/g, (_match, body: string) => {
+        return `css\`${body.replace(/\s*\n\s*/g, '').replace(/\s*([{};:,>])\s*/g, '$1')}\``;
+      });
+    },
+  };
+}
+
+/**
+ * Two builds of the widget:
+ * - `vite build` → the ES modules for npm (`dist/index.js`, `dist/define.js`); lit, Floating UI
+ *   and eventsource-parser stay dependencies, `@svc/core` is bundled in.
+ * - `vite build --mode script` → `dist/svc-elements.js`, one self-contained minified classic
+ *   script for the script tag (an IIFE also works as a module).
+ */
+export default defineConfig(({ mode }) => {
+  const script = mode === 'script';
+  return {
+    plugins: [collapseTemplateWhitespace()],
+    build: {
+      outDir: 'dist',
+      emptyOutDir: !script,
+      // ES2022 keeps class private members native instead of WeakMap helpers (smaller, faster).
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      lib: script
+        ? {
+            entry: 'src/svc-elements.ts',
+            formats: ['iife'],
+            name: 'SvcElements',
+            fileName: () => 'svc-elements.js',
+          }
+        : { entry: { index: 'src/index.ts', define: 'src/define.ts' }, formats: ['es'] },
+      rolldownOptions: {
+        external: script ? [] : [/^lit/, /^@lit\//, '@floating-ui/dom', 'eventsource-parser'],
+        // Library mode leaves ES output partly unminified unless the output asks for it.
+        output: { minify: true },
+      },
+    },
+  };
+});

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Context, Hono } from 'hono';
+import type { AppDeps, AppEnv } from '../types.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const WIDGET = join(ROOT, 'packages/elements/dist/svc-elements.js');
+
+/** The built script-tag bundle, its SRI hash and a short version for immutable URLs. */
+interface WidgetBundle {
+  body: Buffer;
+  sri: string;
+  version: string;
+  etag: string;
+}
+
+function loadWidget(): WidgetBundle | undefined {
+  if (!existsSync(WIDGET)) return undefined;
+  const body = readFileSync(WIDGET);
+  const digest = createHash('sha384').update(body).digest();
+  return {
+    body,
+    sri: `sha384-${digest.toString('base64')}`,
+    version: digest.toString('hex').slice(0, 12),
+    etag: `"${digest.toString('hex').slice(0, 32)}"`,
+  };
+}
+
+/**
+ * The widget script and the demo pages.
+ * - `/elements/svc-elements.js`: the script tag's URL; cached a day, revalidated by ETag.
+ * - `/elements/<version>/svc-elements.js`: the same bytes at a URL that never changes, cached a
+ *   year as immutable; use it with the SRI hash (`/elements/svc-elements.json` tells both).
+ * Both are readable cross-origin, as `<script integrity crossorigin>` requires.
+ */
+export function staticRoutes(deps: AppDeps, options: { demoKeysFile?: string | undefined } = {}) {
+  let widget = loadWidget();
+  const bundle = () => {
+    // Built after the server started (npm run build in another terminal): pick it up.
+    widget ??= loadWidget();
+    return widget;
+  };
+  const serveWidget = (maxAge: string) => (c: Context<AppEnv>) => {
+    const w = bundle();
+    if (!w) return c.text('The widget is not built yet: run npm run build.', 503);
+    const headers = {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': maxAge,
+      ETag: w.etag,
+      'Access-Control-Allow-Origin': '*',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (c.req.header('if-none-match') === w.etag) return c.body(null, 304, headers);
+    return c.body(new Uint8Array(w.body), 200, headers);
+  };
+  const demoKeys = () => {
+    if (!options.demoKeysFile || !existsSync(options.demoKeysFile)) return undefined;
+    return JSON.parse(readFileSync(options.demoKeysFile, 'utf8')) as { keys: { pk_test: string } };
+  };
+  const page = (file: string) => (c: Context<AppEnv>) => {
+    const path = join(ROOT, 'demo', file);
+    if (!existsSync(path)) return c.notFound();
+    const keys = demoKeys();
+    const html = readFileSync(path, 'utf8')
+      .replaceAll('{{PUBLISHABLE_KEY}}', keys?.keys.pk_test ?? 'pk_test_run_npm_start_to_seed')
+      .replaceAll('{{SRI}}', bundle()?.sri ?? '');
+    // The demo runs under a strict Content-Security-Policy, as a careful merchant's page would.
+    return c.html(html, 200, {
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy':
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    });
+  };
+  return new Hono<AppEnv>()
+    .get('/elements/svc-elements.js', serveWidget('public, max-age=86400, stale-while-revalidate=604800'))
+    .get('/elements/:version/svc-elements.js', (c) => {
+      if (bundle()?.version !== c.req.param('version')) return c.notFound();
+      return serveWidget('public, max-age=31536000, immutable')(c);
+    })
+    .get('/elements/svc-elements.json', (c) => {
+      const w = bundle();
+      if (!w) return c.json({ error: 'The widget is not built yet.', code: 'not_found' }, 404);
+      return c.json({ url: `/elements/${w.version}/svc-elements.js`, integrity: w.sri, version: w.version });
+    })
+    .get('/', page('index.html'))
+    .get('/demo/:file{[a-z-]+\\.(?:html|css|js)}', (c) => {
+      const file = c.req.param('file');
+      if (file.endsWith('.html')) return page(file)(c);
+      const path = join(ROOT, 'demo', file);
+      if (!existsSync(path)) return c.notFound();
+      const type = file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
+      return c.body(readFileSync(path, 'utf8'), 200, { 'Content-Type': type });
+    });
+}
