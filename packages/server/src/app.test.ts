@@ -12,7 +12,7 @@ describe('HTTP conventions', () => {
   it('stamps Service-Request-Id and Service-Version on successes and errors', async () => {
     const ok = await t.call('GET', '/api/v1/me', { key: t.seed.keys.sk_test_read });
     expect(ok.status).toBe(200);
-    expect(ok.headers.get('service-request-id')).toMatch(/^req_[0-9A-Za-z]{24}$/);
+    expect(ok.headers.get('service-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
     expect(ok.headers.get('service-version')).toBe('2026-10-01');
     const missing = await t.call('GET', '/api/v1/me');
     expect(missing.headers.get('service-request-id')).toMatch(/^req_/);

@@ -42,7 +42,8 @@ export function publishableCors(preflight: PreflightOrigins): MiddlewareHandler<
     await next();
     if (!origin || !c.req.header('origin')) return;
     if (c.get('corsOrigin') === origin || (!c.get('auth') && (await preflight.allows(origin)))) {
-      c.res = allowOrigin(c.res, origin);
+      const allowed = allowOrigin(c.res, origin);
+      if (allowed !== c.res) c.res = allowed;
     }
   };
 }

@@ -44,7 +44,12 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
     }
     authorize(auth, options);
     if (auth.key.kind !== 'publishable') {
-      await enforceRateLimit(deps.db, `key:${auth.key.id}`, KEY_RATE_LIMIT, deps.now());
+      await enforceRateLimit(
+        deps.db,
+        `key:${auth.key.id}`,
+        deps.config.keyRateLimit ?? KEY_RATE_LIMIT,
+        deps.now(),
+      );
     } else if (options.perIp) {
       const ip = clientIp(c, deps.config.trustProxy);
       const { name, limit, windowMs } = options.perIp;

@@ -13,7 +13,9 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     const id = requestId();
     c.set('requestId', id);
     await next();
-    c.res = stampResponse(c.res, id);
+    // Assigning c.res makes Hono copy the response: only do it when the headers are immutable.
+    const stamped = stampResponse(c.res, id);
+    if (stamped !== c.res) c.res = stamped;
   };
 }
 

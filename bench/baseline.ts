@@ -1,0 +1,34 @@
+// The ceilings of `npm run bench`: a bare Hono JSON route, and a bare Hono route running one
+// transaction of four statements (BEGIN; INSERT; UPDATE … RETURNING; COMMIT) on the same kind of
+// database as the server under test. Usage: tsx bench/baseline.ts PORT (DATABASE_URL or DATA_DIR).
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { createDatabase } from '../packages/server/src/db/database.js';
+import { openPglite } from '../packages/server/src/db/pglite.js';
+import { openPostgres } from '../packages/server/src/db/postgres.js';
+
+const port = Number(process.argv[2]);
+const driver = process.env.DATABASE_URL
+  ? await openPostgres(process.env.DATABASE_URL, { max: 10 })
+  : await openPglite(`${process.env.DATA_DIR}/baseline-pglite`);
+const db = createDatabase(driver);
+await db.query('CREATE TABLE IF NOT EXISTS bench_counter (id serial PRIMARY KEY, n integer NOT NULL)');
+const body = { data: { ok: true, nombre: 'Estudio Nopal', currency: 'MXN' } };
+const app = new Hono()
+  .get('/bare', (c) => c.json(body))
+  .post('/bare-tx', async (c) => {
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx.query<{ id: number }>(
+        'INSERT INTO bench_counter (n) VALUES (1) RETURNING id',
+      );
+      const [updated] = await tx.query<{ n: number }>(
+        'UPDATE bench_counter SET n = n + 1 WHERE id = $1 RETURNING n',
+        [inserted!.id],
+      );
+      return updated;
+    });
+    return c.json({ data: row });
+  });
+serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () =>
+  process.stderr.write(`baseline listening on ${port}\n`),
+);

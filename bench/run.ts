@@ -1,0 +1,257 @@
+// `npm run bench`: the widget's size and first render, and the service's throughput and latency
+// next to bare Hono ceilings measured in the same run, on PGlite and on PostgreSQL. Prints one
+// table and writes bench/results.json.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { launchChromium } from '../test/support/browser.js';
+import { cli, freePort, ROOT } from '../test/support/processes.js';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
+const results: Record<string, unknown> = { date: new Date().toISOString(), duration_s: DURATION };
+const rows: string[][] = [];
+
+function start(command: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, command, {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stderr!.on('data', (d) => {
+      output += d;
+      if (output.includes(ready)) resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited ${code}: ${output}`)));
+  });
+}
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+async function load(
+  url: string,
+  connections: number,
+  options: Partial<autocannon.Options> = {},
+): Promise<Load> {
+  const result = await autocannon({ url, connections, duration: DURATION, ...options });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+  };
+}
+
+const randomIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+async function widget() {
+  const bundle = readFileSync(join(ROOT, 'packages/elements/dist/svc-elements.js'));
+  const size = {
+    raw: bundle.length,
+    gzip: gzipSync(bundle, { level: 9 }).length,
+    brotli: brotliCompressSync(bundle).length,
+  };
+  results.widget_bundle = size;
+  rows.push([
+    'widget bundle (svc-elements.js)',
+    `${size.raw} B raw, ${size.gzip} B gzip, ${size.brotli} B brotli`,
+    'budget 24,576 B brotli',
+    '',
+  ]);
+}
+
+async function backend(kind: 'pglite' | 'postgres') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const port = await freePort();
+  const basePort = await freePort();
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    TRUST_PROXY: '1',
+    SVC_KEY_RATE_LIMIT: '100000000',
+  };
+  if (kind === 'postgres')
+    env.DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? '';
+  if (kind === 'postgres' && !env.DATABASE_URL)
+    throw new Error('PostgreSQL benchmark needs BENCH_DATABASE_URL');
+  const seed = JSON.parse((await cli(['seed', '--json'], env)).stdout) as {
+    keys: { pk_test: string; sk_test_write: string };
+    products: { id: string; sku: string }[];
+  };
+  const server = await start(['packages/server/bin/svc-server.mjs', 'serve'], env, 'listening on');
+  const baseline = await start(
+    ['--import', 'tsx', 'bench/baseline.ts', String(basePort)],
+    env,
+    'baseline listening',
+  );
+  const api = `http://127.0.0.1:${port}/api/v1`;
+  const bare = `http://127.0.0.1:${basePort}`;
+  const widgetHeaders = { authorization: `Bearer ${seed.keys.pk_test}`, origin: 'http://127.0.0.1:8787' };
+  const laptop = seed.products.find((p) => p.sku === 'LAP-14')!;
+  const basket = {
+    items: [{ descripcion: 'Laptop', cantidad: 2, precio_unitario: 24500, producto_id: laptop.id }],
+  };
+  // Each request comes from another client address, as page views do: the per-IP allowances of
+  // publishable keys are per visitor, not for the whole internet.
+  const perClient = (body: string): Partial<autocannon.Options> => ({
+    requests: [
+      {
+        method: 'POST' as const,
+        body,
+        setupRequest: (request: autocannon.Request) => ({
+          ...request,
+          headers: { ...widgetHeaders, 'content-type': 'application/json', 'x-forwarded-for': randomIp() },
+        }),
+      },
+    ] as autocannon.Request[],
+  });
+  const out: Record<string, unknown> = {};
+  try {
+    for (const connections of [10, 50]) {
+      const ceilingRead = await load(`${bare}/bare`, connections);
+      const ceilingWrite = await load(`${bare}/bare-tx`, connections, { method: 'POST' });
+      const config = await load(`${api}/elements/config`, connections, { headers: widgetHeaders });
+      const preview = await load(
+        `${api}/elements/preview`,
+        connections,
+        perClient(JSON.stringify({ ...basket, cupon: 'BIENVENIDA10' })),
+      );
+      const create = await load(
+        `${api}/cotizaciones`,
+        connections,
+        perClient(
+          JSON.stringify({
+            ...basket,
+            cupon: 'BIENVENIDA10',
+            cliente: { empresa: 'Bench SA', email: 'bench@x.example' },
+          }),
+        ),
+      );
+      const list = await load(`${api}/cotizaciones?limit=20`, connections, {
+        headers: { authorization: `Bearer ${seed.keys.sk_test_write}` },
+      });
+      const entries = {
+        'GET /elements/config': [config, ceilingRead],
+        'POST /elements/preview': [preview, ceilingRead],
+        'POST /cotizaciones (pk, coupon)': [create, ceilingWrite],
+        'GET /cotizaciones': [list, ceilingRead],
+      } as const;
+      out[`c${connections}`] = { ceiling_read: ceilingRead, ceiling_write: ceilingWrite };
+      for (const [name, [measured, ceiling]] of Object.entries(entries)) {
+        (out[`c${connections}`] as Record<string, unknown>)[name] = measured;
+        const ratio = measured.rps / ceiling.rps;
+        rows.push([
+          `${kind}, ${connections} conn: ${name}`,
+          `${measured.rps} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms${measured.non2xx ? `, ${measured.non2xx} non-2xx` : ''}`,
+          `ceiling ${ceiling.rps} req/s (${ceiling === ceilingRead ? 'bare JSON' : 'bare 4-statement tx'})`,
+          `${(ratio * 100).toFixed(0)} %`,
+        ]);
+      }
+    }
+    // Time to the first drafted item, through HTTP, median of 20.
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${api}/elements/ai-draft`, {
+        method: 'POST',
+        headers: { ...widgetHeaders, 'content-type': 'application/json', 'x-forwarded-for': randomIp() },
+        body: JSON.stringify({ prompt: 'Necesito 3 laptops y 10 horas de instalación' }),
+      });
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes('event: item')) text += new TextDecoder().decode((await reader.read()).value);
+      times.push(performance.now() - t0);
+      await reader.cancel();
+    }
+    times.sort((a, b) => a - b);
+    out.first_drafted_item_ms = { p50: times[10], p95: times[18] };
+    rows.push([
+      `${kind}: first drafted item (HTTP, SSE)`,
+      `p50 ${times[10]!.toFixed(1)} ms, p95 ${times[18]!.toFixed(1)} ms`,
+      'aim < 20 ms',
+      '',
+    ]);
+    if (kind === 'pglite')
+      results.first_render = await firstRender(`http://127.0.0.1:${port}`, seed.keys.pk_test);
+  } finally {
+    await stop(server);
+    await stop(baseline);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  results[kind] = out;
+}
+
+/** Milliseconds from the configuration's arrival to the rendered form, median of 20 loads. */
+async function firstRender(origin: string, key: string) {
+  const browser = await launchChromium();
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < 20; i++) {
+      const page = await browser.newPage();
+      await page.goto(`${origin}/q/assets/quote.css`);
+      const ms = await page.evaluate(async (k) => {
+        const script = document.createElement('script');
+        script.src = '/elements/svc-elements.js';
+        document.head.append(script);
+        await new Promise((r) => script.addEventListener('load', r));
+        const form = document.createElement('svc-quote-form');
+        form.setAttribute('publishable-key', k);
+        const ready = new Promise((r) => form.addEventListener('svc-ready', r));
+        document.body.append(form);
+        await ready;
+        const rendered = performance.now();
+        const config = performance
+          .getEntriesByType('resource')
+          .find((e) => e.name.includes('/elements/config')) as PerformanceResourceTiming;
+        return rendered - config.responseEnd;
+      }, key);
+      times.push(ms);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  times.sort((a, b) => a - b);
+  const median = times[10]!;
+  rows.push([
+    'widget first render after config (Chromium, median of 20)',
+    `${median.toFixed(1)} ms`,
+    'budget 50 ms',
+    '',
+  ]);
+  return { median_ms: median };
+}
+
+await widget();
+await backend('pglite');
+if (process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL) await backend('postgres');
+else
+  rows.push([
+    'postgres',
+    'skipped: set BENCH_DATABASE_URL (npm run bench starts one when PostgreSQL is installed)',
+    '',
+    '',
+  ]);
+writeFileSync(join(ROOT, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+const table = [
+  '| measure | result | next to | ratio |',
+  '|---|---|---|---|',
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+].join('\n');
+console.log(table);
+writeFileSync(join(ROOT, 'bench/results.md'), `${table}\n`);
