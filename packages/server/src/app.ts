@@ -14,6 +14,7 @@ import { publicQuoteRoutes } from './routes/public-quote.js';
 import { quoteRoutes } from './routes/quotes.js';
 import { staticRoutes } from './routes/static.js';
 import { testModeRoutes } from './routes/test-mode.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { ElementsConfigCache } from './services/elements-config.js';
 import type { AppDeps, AppEnv } from './types.js';
 
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps) {
     .route('/', directoryRoutes(deps))
     .route('/', eventRoutes(deps))
     .route('/', outboxRoutes(deps))
+    .route('/', webhookRoutes(deps))
     .route('/', elementsRoutes(deps, configs));
   app.route('/api/v1', api);
   app.route('/api/test-mode', testModeRoutes(deps));

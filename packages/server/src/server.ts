@@ -9,6 +9,7 @@ import { KeyStore } from './services/key-store.js';
 import { createMailer } from './services/mailer.js';
 import { startScheduler } from './services/scheduler.js';
 import type { AppDeps } from './types.js';
+import { DeliveryWorker } from './webhooks/delivery-worker.js';
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -44,6 +45,19 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
   const stopScheduler = startScheduler(deps.db, deps.logger, deps.now);
+  if (config.unsafeAllowLoopbackWebhooks) {
+    deps.logger.warn(
+      'SVC_UNSAFE_ALLOW_LOOPBACK_WEBHOOKS=1: webhooks may target http://127.0.0.1. Never enable this in production.',
+    );
+  }
+  const worker = new DeliveryWorker({
+    db: deps.db,
+    logger: deps.logger,
+    now: deps.now,
+    publicUrl: config.publicUrl,
+    allowLoopback: config.unsafeAllowLoopbackWebhooks,
+  });
+  await worker.start();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host}:${port}`;
@@ -52,6 +66,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     deps,
     async close() {
       stopScheduler();
+      await worker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.keys.stop();
       await deps.db.close();

@@ -4,6 +4,7 @@ import type { Drafter } from './drafting/types.js';
 import type { Logger } from './logger.js';
 import type { KeyStore, KeyWithOrg } from './services/key-store.js';
 import type { Mailer } from './services/mailer.js';
+import type { Resolver } from './webhooks/url-guard.js';
 
 /** Everything the app needs from outside; tests build their own. */
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   mailer: Mailer | null;
   /** The clock; tests move it. */
   now: () => Date;
+  /** Resolves webhook hosts; tests inject one. @defaultValue the system resolver */
+  webhookResolver?: Resolver;
   /** Seconds after which an idempotency reservation left by a dead process can be retaken. @defaultValue 60 */
   idempotencyStaleSeconds?: number;
 }

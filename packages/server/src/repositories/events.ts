@@ -1,11 +1,12 @@
 import type { Queryable } from '../db/database.js';
+import { queueDeliveries } from '../webhooks/repository.js';
 
 /** A change to record in the event history, in the same transaction as the change itself. */
 export interface NewEvent {
   orgId: string;
   mode: 'test' | 'live';
   type: string;
-  object: 'quote' | 'client' | 'product';
+  object: 'quote' | 'client' | 'product' | 'webhook_endpoint';
   objectId: string;
   /** Summary of the object; never a credential such as `link_publico`. */
   data: Record<string, unknown>;
@@ -35,6 +36,9 @@ export async function insertEvent(tx: Queryable, event: NewEvent): Promise<strin
      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
     [event.orgId, event.mode, event.type, event.object, event.objectId, JSON.stringify(data), event.actor],
   );
+  await queueDeliveries(tx, { id: row!.id, orgId: event.orgId, mode: event.mode, type: event.type });
+  // Delivered at commit: webhook workers on every process wake up for the new deliveries.
+  await tx.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`);
   return row!.id;
 }
 

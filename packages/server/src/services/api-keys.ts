@@ -137,6 +137,11 @@ export async function revokeApiKey(db: Database, keyId: string): Promise<boolean
       'UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING id',
       [keyId],
     );
+    // Revoking a key deactivates the webhook endpoints it created.
+    await tx.query(
+      `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'key_revoked' WHERE key_id = $1`,
+      [keyId],
+    );
     return revoked;
   });
   if (rows.length === 0) return false;

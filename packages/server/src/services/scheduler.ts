@@ -17,6 +17,12 @@ export function startScheduler(db: Database, logger: Logger, now: () => Date, ev
       if (expired > 0) logger.info('quotes expired', { count: expired });
       await db.query('DELETE FROM rate_counters WHERE window_start < $1', [now().getTime() - 5 * 60_000]);
       await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '25 hours'`);
+      // Delivery log: 30 days; events that failed for good: 90 days, so manual retry keeps working.
+      await db.query(`DELETE FROM webhook_attempts WHERE created_at < now() - interval '30 days'`);
+      await db.query(
+        `DELETE FROM webhook_jobs WHERE (state = 'succeeded' AND finished_at < now() - interval '30 days')
+           OR (state IN ('failed', 'cancelled') AND finished_at < now() - interval '90 days')`,
+      );
     } catch (error) {
       logger.warn('scheduled job failed', { error: String(error) });
     } finally {

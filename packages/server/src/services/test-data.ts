@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
  * and coupons are configuration, kept by a reset; coupon use counts go back to what was seeded.
  */
 export const MODE_PARTITIONED_TABLES: string[] = ['email_outbox', 'events', 'quotes', 'clients'];
+// webhook_jobs and webhook_attempts go with their events (ON DELETE CASCADE); endpoints stay.
 
 /** Hooks run inside the reset transaction by features that keep other per-mode state. */
 export const resetHooks: ((

@@ -1,0 +1,80 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { readJson } from '../http/json-body.js';
+import { intParam, onlyParams } from '../http/query.js';
+import { endpoint } from '../middleware/endpoint.js';
+import { EVENT_TYPES } from '../services/event-catalog.js';
+import type { AppDeps, AppEnv } from '../types.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  fireTest,
+  listDeliveries,
+  listEndpoints,
+  reactivate,
+  retryJob,
+  rotateSecret,
+} from '../webhooks/endpoints.js';
+import { parse } from './quotes.js';
+
+const eventName = v.picklist(
+  EVENT_TYPES.filter((e) => e !== 'ping'),
+  'must be an event name of the catalog',
+);
+const createSchema = v.strictObject({
+  url: v.pipe(v.string('must be a string'), v.maxLength(2048, 'must be at most 2048 characters')),
+  eventos: v.optional(v.pipe(v.array(eventName, 'must be a list of event names'), v.maxLength(50)), []),
+});
+const rotateSchema = v.strictObject({
+  overlap_hours: v.picklist([1, 24, 72] as const, 'must be 1, 24 or 72'),
+});
+const reactivateSchema = v.strictObject({
+  retry_last_24h: v.optional(v.boolean('must be true or false'), false),
+});
+const testSchema = v.strictObject({
+  webhook_id: v.string('must be a string'),
+  event: v.optional(v.picklist(EVENT_TYPES, 'must be ping or an event name of the catalog'), 'ping'),
+});
+
+/**
+ * Webhook endpoints of the calling key (`/webhooks`), their health operations, the delivery log,
+ * manual retries, and the test helper that fires a ping.
+ */
+export function webhookRoutes(deps: AppDeps) {
+  const read = endpoint(deps, { resource: 'webhooks', level: 'read' });
+  const write = endpoint(deps, { resource: 'webhooks', level: 'write' });
+  return new Hono<AppEnv>()
+    .get('/webhooks', read, async (c) => c.json({ data: await listEndpoints(deps, c.get('auth')) }))
+    .post('/webhooks', write, async (c) => {
+      const body = parse(createSchema, await readJson(c));
+      return c.json({ data: await createEndpoint(deps, c.get('auth'), body) });
+    })
+    .delete('/webhooks/:id', write, async (c) =>
+      c.json({ data: await deleteEndpoint(deps, c.get('auth'), c.req.param('id')) }),
+    )
+    .post('/webhooks/:id/rotate_secret', write, async (c) => {
+      const body = parse(rotateSchema, await readJson(c));
+      return c.json({ data: await rotateSecret(deps, c.get('auth'), c.req.param('id'), body.overlap_hours) });
+    })
+    .post('/webhooks/:id/reactivate', write, async (c) => {
+      const body = parse(reactivateSchema, await readJson(c));
+      return c.json({ data: await reactivate(deps, c.get('auth'), c.req.param('id'), body.retry_last_24h) });
+    })
+    .get('/webhooks/:id/deliveries', read, async (c) => {
+      const query = c.req.query();
+      onlyParams(query, ['limit']);
+      const limit = intParam(query.limit, 'limit', 1, 200) ?? 50;
+      return c.json({ data: await listDeliveries(deps, c.get('auth'), c.req.param('id'), limit) });
+    })
+    .post('/webhooks/:id/deliveries/:job/retry', write, async (c) =>
+      c.json({ data: await retryJob(deps, c.get('auth'), c.req.param('id'), c.req.param('job')) }),
+    )
+    .post(
+      '/test_helpers/webhooks',
+      endpoint(deps, { resource: 'webhooks', level: 'write', testOnly: true }),
+      async (c) => {
+        const body = parse(testSchema, await readJson(c));
+        return c.json({ data: await fireTest(deps, c.get('auth'), body.webhook_id, body.event) });
+      },
+    );
+}

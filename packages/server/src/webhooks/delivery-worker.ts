@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/database.js';
+import type { Logger } from '../logger.js';
+import { EVENTS_CHANNEL } from '../repositories/events.js';
+import { publicLink } from '../services/quote-view.js';
+import type { EndpointRow } from './repository.js';
+import { MAX_ATTEMPTS, nextAttemptAt } from './schedule.js';
+import { sendDelivery } from './sender.js';
+import { signatureHeaders } from './signing.js';
+import { type Resolver, systemResolver } from './url-guard.js';
+
+/** What the worker needs. */
+export interface WorkerDeps {
+  db: Database;
+  logger: Logger;
+  now: () => Date;
+  publicUrl: string;
+  allowLoopback: boolean;
+  resolve?: Resolver;
+  timeoutMs?: number;
+  /** Deliveries claimed per round. @defaultValue 10 */
+  batch?: number;
+}
+
+interface ClaimedJob {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  manual: boolean;
+}
+
+/** The event body of a delivery, identical on every attempt and manual retry. */
+export async function deliveryBody(
+  db: Database,
+  eventId: string,
+  publicUrl: string,
+): Promise<string | undefined> {
+  const [event] = await db.query<{
+    id: string;
+    type: string;
+    object: string;
+    object_id: string;
+    data: Record<string, unknown>;
+    created_at: string;
+  }>(
+    `SELECT id, type, object, object_id, data,
+            to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+     FROM events WHERE id = $1`,
+    [eventId],
+  );
+  if (!event) return undefined;
+  const data = { ...event.data };
+  if (event.object === 'quote') {
+    // The history never stores the credential; the subscriber gets the link it needs.
+    const [quote] = await db.query<{ token: string }>('SELECT token FROM quotes WHERE id = $1', [
+      event.object_id,
+    ]);
+    if (quote) data.link_publico = publicLink(publicUrl, quote.token);
+  }
+  return JSON.stringify({
+    id: `evt_${event.id.replaceAll('-', '')}`,
+    event: event.type,
+    created_at: event.created_at,
+    data,
+  });
+}
+
+/**
+ * Delivers webhook jobs. Several workers on several processes share the queue: each round claims
+ * due jobs with `FOR UPDATE SKIP LOCKED` and a lease, so an attempt is never made twice at once,
+ * and a job whose worker died (its lease expired) is claimed again and retried.
+ */
+export class DeliveryWorker {
+  readonly #deps: WorkerDeps;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #unlisten: (() => Promise<void>) | undefined;
+  #running: Promise<number> | undefined;
+
+  constructor(deps: WorkerDeps) {
+    this.#deps = deps;
+  }
+
+  async start(intervalMs = 1000): Promise<void> {
+    this.#unlisten = await this.#deps.db.listen(EVENTS_CHANNEL, () => void this.tick());
+    this.#timer = setInterval(() => void this.tick(), intervalMs);
+    this.#timer.unref();
+    void this.tick();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#unlisten?.();
+    await this.#running;
+  }
+
+  /** One round: claims what is due and delivers it. Returns how many attempts were made. */
+  tick(): Promise<number> {
+    this.#running ??= this.#round().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #round(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const jobs = await this.#claim().catch((error) => {
+        this.#deps.logger.warn('webhook claim failed', { error: String(error) });
+        return [] as ClaimedJob[];
+      });
+      if (jobs.length === 0) return total;
+      await Promise.all(
+        jobs.map((job) =>
+          this.#deliver(job).catch((error) =>
+            this.#deps.logger.error('webhook delivery crashed', { error: String(error) }),
+          ),
+        ),
+      );
+      total += jobs.length;
+    }
+  }
+
+  async #claim(): Promise<ClaimedJob[]> {
+    const now = this.#deps.now();
+    return this.#deps.db.query<ClaimedJob>(
+      `UPDATE webhook_jobs SET state = 'delivering', lease_until = $1::timestamptz + interval '60 seconds'
+       WHERE id IN (
+         SELECT id FROM webhook_jobs
+         WHERE (state = 'pending' AND next_at <= $1) OR (state = 'delivering' AND lease_until < $1)
+         ORDER BY next_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id, endpoint_id, event_id, attempts, manual`,
+      [now, this.#deps.batch ?? 10],
+    );
+  }
+
+  async #deliver(job: ClaimedJob): Promise<void> {
+    const { db } = this.#deps;
+    const [endpoint] = await db.query<EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = $1', [
+      job.endpoint_id,
+    ]);
+    const body = await deliveryBody(db, job.event_id, this.#deps.publicUrl);
+    if (!endpoint || !body || endpoint.status !== 'active') {
+      await db.query(`UPDATE webhook_jobs SET state = 'cancelled', finished_at = now() WHERE id = $1`, [
+        job.id,
+      ]);
+      return;
+    }
+    const now = this.#deps.now();
+    const attempt = job.attempts + 1;
+    const deliveryId = randomUUID();
+    const eventId = (JSON.parse(body) as { id: string }).id;
+    const secrets = [endpoint.secret];
+    if (
+      endpoint.previous_secret &&
+      endpoint.previous_secret_expires_at &&
+      endpoint.previous_secret_expires_at > now
+    ) {
+      secrets.push(endpoint.previous_secret);
+    }
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': 'svc-webhooks/1',
+      ...signatureHeaders(secrets, body, Math.floor(now.getTime() / 1000)),
+      'X-Service-Event-Id': eventId,
+      'X-Service-Delivery-Id': deliveryId,
+      'X-Service-Attempt': String(attempt),
+      'Idempotency-Key': eventId,
+    };
+    const result = await sendDelivery(new URL(endpoint.url), body, headers, {
+      resolve: this.#deps.resolve ?? systemResolver,
+      allowLoopback: this.#deps.allowLoopback,
+      timeoutMs: this.#deps.timeoutMs ?? 10_000,
+    });
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO webhook_attempts (id, job_id, attempt, status_code, ok, duration_ms, response_excerpt, error)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          deliveryId,
+          job.id,
+          attempt,
+          result.status,
+          result.ok,
+          result.durationMs,
+          result.excerpt,
+          result.error,
+        ],
+      );
+      if (result.ok) {
+        await tx.query(
+          `UPDATE webhook_jobs SET state = 'succeeded', attempts = $2, finished_at = now(), lease_until = NULL WHERE id = $1`,
+          [job.id, attempt],
+        );
+        await tx.query('UPDATE webhook_endpoints SET failure_streak = 0 WHERE id = $1', [endpoint.id]);
+        return;
+      }
+      // Only an event that used up its retries, or a failed manual test or replay, counts.
+      const final = attempt >= MAX_ATTEMPTS || job.manual;
+      if (!final) {
+        await tx.query(
+          `UPDATE webhook_jobs SET state = 'pending', attempts = $2, next_at = $3, lease_until = NULL WHERE id = $1`,
+          [job.id, attempt, nextAttemptAt(now, attempt)],
+        );
+        return;
+      }
+      await tx.query(
+        `UPDATE webhook_jobs SET state = 'failed', attempts = $2, finished_at = now(), lease_until = NULL WHERE id = $1`,
+        [job.id, attempt],
+      );
+      const [row] = await tx.query<{ failure_streak: number; warned_at: Date | null }>(
+        'UPDATE webhook_endpoints SET failure_streak = failure_streak + 1 WHERE id = $1 RETURNING failure_streak, warned_at',
+        [endpoint.id],
+      );
+      const streak = row?.failure_streak ?? 0;
+      if (streak >= 5) {
+        await tx.query(
+          `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'failures' WHERE id = $1`,
+          [endpoint.id],
+        );
+        await tx.query(
+          `UPDATE webhook_jobs SET state = 'cancelled', finished_at = now() WHERE endpoint_id = $1 AND state = 'pending'`,
+          [endpoint.id],
+        );
+        await this.#notifyOwner(
+          tx,
+          endpoint,
+          `Webhook endpoint disabled after ${streak} failed deliveries: ${endpoint.url}`,
+        );
+      } else if (
+        streak >= 3 &&
+        (!row?.warned_at || now.getTime() - new Date(row.warned_at).getTime() > 86_400_000)
+      ) {
+        await tx.query('UPDATE webhook_endpoints SET warned_at = $2 WHERE id = $1', [endpoint.id, now]);
+        await this.#notifyOwner(
+          tx,
+          endpoint,
+          `Webhook endpoint failing: ${streak} events in a row could not be delivered to ${endpoint.url}`,
+        );
+      }
+    });
+  }
+
+  /** The warning and disabling e-mails go to the organization's outbox. */
+  async #notifyOwner(tx: Queryable, endpoint: EndpointRow, message: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO email_outbox (org_id, mode, to_email, subject, body, status, skipped_reason)
+       VALUES ($1, $2, NULL, $3, $4, 'skipped', 'internal_notice')`,
+      [endpoint.org_id, endpoint.mode, 'Webhook endpoint health', message],
+    );
+  }
+}
+
+type Queryable = Parameters<Parameters<Database['transaction']>[0]>[0];

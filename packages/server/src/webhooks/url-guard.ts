@@ -1,0 +1,103 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+/** Resolves a host name to its addresses (injectable for tests). */
+export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
+
+export const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
+
+// Addresses a webhook must never reach: loopback, private, link-local, CGNAT, multicast,
+// documentation, unique-local and the IPv4-mapped forms of all of them.
+const INTERNAL = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  INTERNAL.addSubnet(net, bits, 'ipv4');
+}
+for (const [net, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['64:ff9b::', 96],
+] as const) {
+  INTERNAL.addSubnet(net, bits, 'ipv6');
+}
+
+/** Whether an IP address is internal (never a webhook target). */
+export function isInternalAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return INTERNAL.check(mapped[1]!, 'ipv4');
+  return INTERNAL.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** Why a URL is refused, or null when it may be a webhook target. */
+export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+const LOOPBACK_HTTP = /^http:\/\/127\.0\.0\.1:\d+(\/|$)/;
+
+/**
+ * Checks a webhook URL: https to a public host. Refuses other schemes, credentials in the URL,
+ * `localhost`, hosts ending `.local`/`.internal`, literal internal IPs, and names that resolve to
+ * internal addresses; a name that cannot be resolved now is accepted (it is checked again on
+ * every delivery). `allowLoopback` lets `http://127.0.0.1:PORT` through, for local tests only.
+ */
+export async function checkWebhookUrl(
+  raw: string,
+  resolve: Resolver,
+  allowLoopback = false,
+): Promise<UrlVerdict> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'url: not a valid URL' };
+  }
+  if (allowLoopback && LOOPBACK_HTTP.test(raw)) return { ok: true, url };
+  if (url.protocol !== 'https:') return { ok: false, reason: 'url: must be https://' };
+  if (url.username || url.password) return { ok: false, reason: 'url: must not carry credentials' };
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
+  if (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    host.endsWith('.internal')
+  ) {
+    return { ok: false, reason: 'url: must point to a public host, not an internal name' };
+  }
+  if (isIP(host)) {
+    return isInternalAddress(host)
+      ? { ok: false, reason: 'url: must point to a public address' }
+      : { ok: true, url };
+  }
+  let addresses: { address: string }[];
+  try {
+    addresses = await resolve(host);
+  } catch {
+    return { ok: true, url }; // unresolvable now; every delivery checks again
+  }
+  if (addresses.some((a) => isInternalAddress(a.address))) {
+    return { ok: false, reason: 'url: the host resolves to an internal address' };
+  }
+  return { ok: true, url };
+}

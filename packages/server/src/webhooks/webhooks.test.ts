@@ -1,0 +1,388 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '../services/api-keys.js';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+import { DeliveryWorker } from './delivery-worker.js';
+import { RETRY_DELAYS_S } from './schedule.js';
+import { verifyWebhook } from './signing.js';
+import { checkWebhookUrl } from './url-guard.js';
+
+type Json = Record<string, any>;
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A real HTTP receiver on 127.0.0.1 that answers with the next scripted status. */
+async function receiver() {
+  const received: Received[] = [];
+  const statuses: number[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      const status = statuses.shift() ?? 200;
+      res
+        .writeHead(status, status >= 300 && status < 400 ? { location: 'https://example.com/' } : {})
+        .end(`status ${status}`);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return { url, received, statuses, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+let t: TestContext;
+let worker: DeliveryWorker;
+let sk: string;
+let hook: Awaited<ReturnType<typeof receiver>>;
+// A minute ahead of the database clock: jobs queued "now" by the database are due for the worker.
+let clock = new Date(Date.now() + 60_000);
+
+beforeAll(async () => {
+  t = await createTestContext({ env: { SVC_UNSAFE_ALLOW_LOOPBACK_WEBHOOKS: '1' } });
+  t.setNow(clock);
+  sk = t.seed.keys.sk_test_write;
+  hook = await receiver();
+  worker = new DeliveryWorker({
+    db: t.db,
+    logger: t.deps.logger,
+    now: () => clock,
+    publicUrl: 'http://svc.test',
+    allowLoopback: true,
+    timeoutMs: 2000,
+  });
+});
+afterAll(async () => {
+  await hook.close();
+  await t.close();
+});
+
+const advance = (seconds: number) => {
+  clock = new Date(clock.getTime() + seconds * 1000);
+  t.setNow(clock);
+};
+const createHook = async (body: Json, key = sk) => t.call('POST', '/api/v1/webhooks', { key, body });
+const makeQuote = () =>
+  t.call('POST', '/api/v1/cotizaciones', {
+    key: sk,
+    body: {
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 100 }],
+      cliente: { empresa: 'Hook SA' },
+    },
+  });
+
+describe('webhook endpoints', () => {
+  it('creates an endpoint, shows its secret once, and lists it without it', async () => {
+    const res = await createHook({ url: hook.url, eventos: ['quote.created'] });
+    const { data } = (await res.json()) as Json;
+    expect(data.secret).toMatch(/^whsec_/);
+    expect(data).toMatchObject({ url: hook.url, eventos: ['quote.created'], status: 'active' });
+    const list = (await (await t.call('GET', '/api/v1/webhooks', { key: sk })).json()) as Json;
+    expect(list.data.map((e: Json) => e.id)).toContain(data.id);
+    expect(JSON.stringify(list)).not.toContain('whsec_');
+    await t.call('DELETE', `/api/v1/webhooks/${data.id}`, { key: sk });
+  });
+
+  it('refuses URLs that are not https to a public host with 400 invalid_url', async () => {
+    const before = (await t.db.query('SELECT 1 FROM webhook_endpoints')).length;
+    for (const url of [
+      'http://hooks.example.com/x',
+      'https://localhost/x',
+      'https://127.0.0.1/x',
+      'https://10.0.0.5/x',
+      'https://192.168.1.10/x',
+      'https://169.254.169.254/latest',
+      'https://[::1]/x',
+      'https://[fd00::1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://printer.local/x',
+      'https://db.internal/x',
+      'https://user:pass@hooks.example.com/x',
+      'not a url',
+    ]) {
+      const error = await expectError(await createHook({ url }), 400, 'invalid_url');
+      expect(error.error).toContain('url');
+    }
+    expect((await t.db.query('SELECT 1 FROM webhook_endpoints')).length).toBe(before);
+  });
+
+  it('refuses a host name that resolves to an internal address, accepts one that cannot be resolved now', async () => {
+    const toLoopback = async () => [{ address: '127.0.0.1', family: 4 }];
+    expect(await checkWebhookUrl('https://rebind.example.com/x', toLoopback)).toMatchObject({ ok: false });
+    const unresolvable = async () => {
+      throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    expect(await checkWebhookUrl('https://not-yet.example.com/x', unresolvable)).toMatchObject({ ok: true });
+    expect(
+      await checkWebhookUrl('https://hooks.example.com/x', async () => [
+        { address: '93.184.216.34', family: 4 },
+      ]),
+    ).toMatchObject({ ok: true });
+    expect(
+      (await checkWebhookUrl('https://localhost/x', async () => [{ address: '127.0.0.1', family: 4 }])).ok,
+    ).toBe(false);
+  });
+
+  it('hides endpoints from other keys, and revoking the creating key deactivates them', async () => {
+    const { key } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'secret',
+      mode: 'test',
+      scope: 'write',
+    });
+    const { data } = (await (await createHook({ url: hook.url }, key)).json()) as Json;
+    const mine = (await (await t.call('GET', '/api/v1/webhooks', { key: sk })).json()) as Json;
+    expect(mine.data.map((e: Json) => e.id)).not.toContain(data.id);
+    await expectError(await t.call('DELETE', `/api/v1/webhooks/${data.id}`, { key: sk }), 404, 'not_found');
+    const keyId = (
+      await t.db.query<{ key_id: string }>('SELECT key_id FROM webhook_endpoints WHERE id = $1', [data.id])
+    )[0]!.key_id;
+    await revokeApiKey(t.db, keyId);
+    const [row] = await t.db.query<{ status: string }>('SELECT status FROM webhook_endpoints WHERE id = $1', [
+      data.id,
+    ]);
+    expect(row?.status).toBe('disabled');
+  });
+
+  it('stops at the allowance of 100 per organization with 403 integration_limit_reached', async () => {
+    const org = t.seed.free_org.id;
+    const key = t.seed.free_org.keys.sk_test_write;
+    await t.db.query(
+      `INSERT INTO webhook_endpoints (org_id, mode, key_id, url, secret, api_version)
+       SELECT $1, 'test', k.id, 'https://hooks.example.com/' || g, 'whsec_x', '2026-10-01'
+       FROM generate_series(1, 100) g, (SELECT id FROM api_keys WHERE org_id = $1 LIMIT 1) k`,
+      [org],
+    );
+    await expectError(
+      await createHook({ url: 'https://hooks.example.com/new' }, key),
+      403,
+      'integration_limit_reached',
+    );
+  });
+});
+
+describe('deliveries', () => {
+  beforeEach(async () => {
+    await t.db.query('DELETE FROM webhook_endpoints WHERE org_id = $1', [t.seed.org.id]);
+  });
+
+  it('delivers signed events that verify, with the documented headers and link_publico', async () => {
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['quote.created'] })
+    ).json()) as Json;
+    hook.received.length = 0;
+    await makeQuote();
+    await worker.tick();
+    expect(hook.received).toHaveLength(1);
+    const { headers, body } = hook.received[0]!;
+    const payload = JSON.parse(body);
+    expect(payload).toMatchObject({
+      id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      event: 'quote.created',
+      created_at: expect.stringMatching(/Z$/),
+    });
+    expect(payload.data.link_publico).toMatch(/^http:\/\/svc\.test\/q\//);
+    expect(headers['x-service-event-id']).toBe(payload.id);
+    expect(headers['idempotency-key']).toBe(payload.id);
+    expect(headers['x-service-attempt']).toBe('1');
+    expect(headers['x-service-delivery-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(
+      verifyWebhook(endpoint.secret, headers as Record<string, string>, body, {
+        now: Math.floor(clock.getTime() / 1000),
+      }),
+    ).toBe(true);
+    expect(
+      verifyWebhook(endpoint.secret, headers as Record<string, string>, `${body} `, {
+        now: Math.floor(clock.getTime() / 1000),
+      }),
+    ).toBe(false);
+    expect(
+      verifyWebhook('whsec_wrong', headers as Record<string, string>, body, {
+        now: Math.floor(clock.getTime() / 1000),
+      }),
+    ).toBe(false);
+    expect(
+      verifyWebhook(endpoint.secret, headers as Record<string, string>, body, {
+        now: Math.floor(clock.getTime() / 1000) + 301,
+      }),
+    ).toBe(false);
+    // The event history keeps no credential.
+    const events = (await (
+      await t.call('GET', '/api/v1/events?type=quote.created&limit=1', { key: sk })
+    ).json()) as Json;
+    expect(JSON.stringify(events)).not.toContain('link_publico');
+    await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
+  });
+
+  it('retries on the schedule, counts a 3xx as a failure, and resends the identical payload', async () => {
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['quote.created'] })
+    ).json()) as Json;
+    hook.received.length = 0;
+    hook.statuses.push(302, 500);
+    await makeQuote();
+    await worker.tick();
+    expect(hook.received).toHaveLength(1);
+    // Not due before ~10 s (−20 %), due after 10 s (+20 %).
+    advance(RETRY_DELAYS_S[0]! * 0.79);
+    await worker.tick();
+    expect(hook.received).toHaveLength(1);
+    advance(RETRY_DELAYS_S[0]! * 0.42);
+    await worker.tick();
+    expect(hook.received).toHaveLength(2);
+    advance(RETRY_DELAYS_S[1]! * 1.21);
+    await worker.tick();
+    expect(hook.received).toHaveLength(3);
+    expect(hook.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3']);
+    expect(new Set(hook.received.map((r) => r.body)).size).toBe(1);
+    expect(new Set(hook.received.map((r) => r.headers['x-service-delivery-id'])).size).toBe(3);
+    const log = (await (
+      await t.call('GET', `/api/v1/webhooks/${endpoint.id}/deliveries`, { key: sk })
+    ).json()) as Json;
+    expect(log.data.map((d: Json) => d.status_code)).toEqual([200, 500, 302]);
+    expect(log.data[2].response_excerpt).toContain('302');
+    await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
+  });
+
+  it('disables an endpoint after 5 events fail for good, cancels its retries, and reactivates with a replay of the last 24 h', async () => {
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['quote.created'] })
+    ).json()) as Json;
+    await t.db.query('UPDATE webhook_endpoints SET failure_streak = 4 WHERE id = $1', [endpoint.id]);
+    // One event exhausts its 11 attempts.
+    hook.statuses.push(...Array.from({ length: 11 }, () => 503));
+    hook.received.length = 0;
+    await makeQuote();
+    for (let i = 0; i < 11; i++) {
+      await worker.tick();
+      advance(2 * 86_400);
+    }
+    expect(hook.received).toHaveLength(11);
+    const [row] = await t.db.query<{ status: string; failure_streak: number }>(
+      'SELECT status, failure_streak FROM webhook_endpoints WHERE id = $1',
+      [endpoint.id],
+    );
+    expect(row).toEqual({ status: 'disabled', failure_streak: 5 });
+    await makeQuote();
+    await worker.tick();
+    expect(hook.received).toHaveLength(11);
+    // Back to the present: the event that failed for good is within the last 24 hours.
+    clock = new Date(Date.now() + 60_000);
+    t.setNow(clock);
+    const res = await t.call('POST', `/api/v1/webhooks/${endpoint.id}/reactivate`, {
+      key: sk,
+      body: { retry_last_24h: true },
+    });
+    expect(((await res.json()) as Json).data).toMatchObject({ status: 'active', requeued: 1 });
+    await worker.tick();
+    expect(hook.received.length).toBeGreaterThan(11);
+    await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
+  });
+
+  it('signs with both secrets during a rotation, then only the new one', async () => {
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['quote.created'] })
+    ).json()) as Json;
+    const rotated = (
+      (await (
+        await t.call('POST', `/api/v1/webhooks/${endpoint.id}/rotate_secret`, {
+          key: sk,
+          body: { overlap_hours: 1 },
+        })
+      ).json()) as Json
+    ).data;
+    expect(rotated.secret).not.toBe(endpoint.secret);
+    hook.received.length = 0;
+    await makeQuote();
+    await worker.tick();
+    const header = String(hook.received[0]!.headers['x-service-signature-v1']);
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    const now = Math.floor(clock.getTime() / 1000);
+    expect(
+      verifyWebhook(
+        endpoint.secret,
+        hook.received[0]!.headers as Record<string, string>,
+        hook.received[0]!.body,
+        { now },
+      ),
+    ).toBe(true);
+    expect(
+      verifyWebhook(
+        rotated.secret,
+        hook.received[0]!.headers as Record<string, string>,
+        hook.received[0]!.body,
+        { now },
+      ),
+    ).toBe(true);
+    advance(3601);
+    await makeQuote();
+    await worker.tick();
+    const later = hook.received[1]!;
+    expect(String(later.headers['x-service-signature-v1']).match(/v1=/g)).toHaveLength(1);
+    expect(
+      verifyWebhook(endpoint.secret, later.headers as Record<string, string>, later.body, {
+        now: now + 3601,
+      }),
+    ).toBe(false);
+    await expectError(
+      await t.call('POST', `/api/v1/webhooks/${endpoint.id}/rotate_secret`, {
+        key: sk,
+        body: { overlap_hours: 5 },
+      }),
+      400,
+      'invalid_request',
+    );
+    await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
+  });
+
+  it('fires a ping from the test helper to one endpoint, for test keys only', async () => {
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['quote.paid'] })
+    ).json()) as Json;
+    hook.received.length = 0;
+    const res = await t.call('POST', '/api/v1/test_helpers/webhooks', {
+      key: sk,
+      body: { webhook_id: endpoint.id },
+    });
+    expect(res.status).toBe(200);
+    await worker.tick();
+    expect(JSON.parse(hook.received[0]!.body)).toMatchObject({
+      event: 'ping',
+      data: { mensaje: expect.any(String) },
+    });
+    await expectError(
+      await t.call('POST', '/api/v1/test_helpers/webhooks', {
+        key: t.seed.keys.sk_live_write,
+        body: { webhook_id: endpoint.id },
+      }),
+      403,
+      'insufficient_scope',
+    );
+  });
+
+  it('never lets two workers make the same attempt', async () => {
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['quote.created'] })
+    ).json()) as Json;
+    hook.received.length = 0;
+    for (let i = 0; i < 6; i++) await makeQuote();
+    const other = new DeliveryWorker({
+      db: t.db,
+      logger: t.deps.logger,
+      now: () => clock,
+      publicUrl: 'http://svc.test',
+      allowLoopback: true,
+      batch: 2,
+    });
+    await Promise.all([worker.tick(), other.tick(), worker.tick(), other.tick()]);
+    const ids = hook.received.map((r) => r.headers['x-service-event-id']);
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
+    await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
+  });
+});
