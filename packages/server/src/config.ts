@@ -10,6 +10,8 @@ export interface ServerConfig {
   ai: { baseUrl: string | undefined; model: string | undefined; apiKey: string | undefined };
   smtpUrl: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Seconds a webhook worker's claim holds before another may retry it. @defaultValue 60 */
+  webhookLeaseSeconds: number;
   /** Requests per minute per secret or restricted key. @defaultValue 600 (the spec's figure) */
   keyRateLimit: number;
   /** The demo keys (written by `npm start`), shown on the demo pages. */
@@ -44,6 +46,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       : 'info') as ServerConfig['logLevel'],
     unsafeAllowLoopbackWebhooks: env.SVC_UNSAFE_ALLOW_LOOPBACK_WEBHOOKS === '1',
     demoKeysFile: env.DEMO_KEYS_FILE || undefined,
+    webhookLeaseSeconds:
+      Number(env.SVC_WEBHOOK_LEASE_SECONDS) > 0 ? Number(env.SVC_WEBHOOK_LEASE_SECONDS) : 60,
     keyRateLimit: Number(env.SVC_KEY_RATE_LIMIT) > 0 ? Number(env.SVC_KEY_RATE_LIMIT) : 600,
   };
 }

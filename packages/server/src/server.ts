@@ -56,6 +56,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     now: deps.now,
     publicUrl: config.publicUrl,
     allowLoopback: config.unsafeAllowLoopbackWebhooks,
+    leaseSeconds: config.webhookLeaseSeconds,
   });
   await worker.start();
   const address = server.address();

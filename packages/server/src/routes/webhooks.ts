@@ -15,6 +15,7 @@ import {
   retryJob,
   rotateSecret,
 } from '../webhooks/endpoints.js';
+import { closeListenSession, collectListenSession, openListenSession } from '../webhooks/listen.js';
 import { parse } from './quotes.js';
 
 const eventName = v.picklist(
@@ -76,5 +77,27 @@ export function webhookRoutes(deps: AppDeps) {
         const body = parse(testSchema, await readJson(c));
         return c.json({ data: await fireTest(deps, c.get('auth'), body.webhook_id, body.event) });
       },
+    )
+    .post(
+      '/test_helpers/listen',
+      endpoint(deps, { resource: 'webhooks', level: 'write', testOnly: true }),
+      async (c) => c.json({ data: await openListenSession(deps, c.get('auth')) }),
+    )
+    .get(
+      '/test_helpers/listen/:id',
+      endpoint(deps, { resource: 'webhooks', level: 'read', testOnly: true }),
+      async (c) => {
+        const query = c.req.query();
+        onlyParams(query, ['cursor', 'limit']);
+        const limit = intParam(query.limit, 'limit', 1, 200) ?? 100;
+        return c.json(
+          await collectListenSession(deps, c.get('auth'), c.req.param('id'), query.cursor, limit),
+        );
+      },
+    )
+    .delete(
+      '/test_helpers/listen/:id',
+      endpoint(deps, { resource: 'webhooks', level: 'write', testOnly: true }),
+      async (c) => c.json({ data: await closeListenSession(deps, c.get('auth'), c.req.param('id')) }),
     );
 }

@@ -20,6 +20,8 @@ export interface WorkerDeps {
   timeoutMs?: number;
   /** Deliveries claimed per round. @defaultValue 10 */
   batch?: number;
+  /** How long a claim holds before another worker may retry it. @defaultValue 60 */
+  leaseSeconds?: number;
 }
 
 interface ClaimedJob {
@@ -124,13 +126,13 @@ export class DeliveryWorker {
   async #claim(): Promise<ClaimedJob[]> {
     const now = this.#deps.now();
     return this.#deps.db.query<ClaimedJob>(
-      `UPDATE webhook_jobs SET state = 'delivering', lease_until = $1::timestamptz + interval '60 seconds'
+      `UPDATE webhook_jobs SET state = 'delivering', lease_until = $1::timestamptz + make_interval(secs => $3)
        WHERE id IN (
          SELECT id FROM webhook_jobs
          WHERE (state = 'pending' AND next_at <= $1) OR (state = 'delivering' AND lease_until < $1)
          ORDER BY next_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING id, endpoint_id, event_id, attempts, manual`,
-      [now, this.#deps.batch ?? 10],
+      [now, this.#deps.batch ?? 10, this.#deps.leaseSeconds ?? 60],
     );
   }
 

@@ -386,3 +386,42 @@ describe('deliveries', () => {
     await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
   });
 });
+
+describe('listen sessions', () => {
+  it('collects the test events since the session opened, as deliveries, with a cursor', async () => {
+    await makeQuote();
+    const open = (await (
+      await t.call('POST', '/api/v1/test_helpers/listen', { key: sk, body: {} })
+    ).json()) as Json;
+    await makeQuote();
+    await makeQuote();
+    const first = (await (
+      await t.call('GET', `/api/v1/test_helpers/listen/${open.data.id}?limit=1`, { key: sk })
+    ).json()) as Json;
+    expect(first.data).toHaveLength(1);
+    expect(first.data[0]).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      event: 'quote.created',
+      data: { link_publico: expect.any(String) },
+    });
+    const rest = (await (
+      await t.call('GET', `/api/v1/test_helpers/listen/${open.data.id}?cursor=${first.meta.next_cursor}`, {
+        key: sk,
+      })
+    ).json()) as Json;
+    expect(rest.data.map((e: Json) => e.event)).toEqual(['quote.created']);
+    expect(rest.data[0].id).not.toBe(first.data[0].id);
+    const closed = await t.call('DELETE', `/api/v1/test_helpers/listen/${open.data.id}`, { key: sk });
+    expect(((await closed.json()) as Json).data.status).toBe('closed');
+    await expectError(
+      await t.call('GET', `/api/v1/test_helpers/listen/${open.data.id}`, { key: t.seed.keys.sk_test_read }),
+      404,
+      'not_found',
+    );
+    await expectError(
+      await t.call('POST', '/api/v1/test_helpers/listen', { key: t.seed.keys.sk_live_write, body: {} }),
+      403,
+      'insufficient_scope',
+    );
+  });
+});
