@@ -4,6 +4,7 @@ import { createErrorHandler, errorResponse } from './http/error-handler.js';
 import { publishableCors } from './middleware/cors.js';
 import { PreflightOrigins } from './middleware/origin.js';
 import { requestContext, versionCheck } from './middleware/request-context.js';
+import { apiDocsRoutes } from './routes/api-docs.js';
 import { directoryRoutes } from './routes/directory.js';
 import { draftRoutes } from './routes/drafts.js';
 import { elementsRoutes } from './routes/elements.js';
@@ -39,6 +40,8 @@ export function createApp(deps: AppDeps) {
     .route('/', outboxRoutes(deps))
     .route('/', webhookRoutes(deps))
     .route('/', elementsRoutes(deps, configs));
+  // Public: the description of the API needs no key.
+  app.route('/', apiDocsRoutes(deps));
   app.route('/api/v1', api);
   app.route('/api/test-mode', testModeRoutes(deps));
   app.route('/', publicQuoteRoutes(deps));

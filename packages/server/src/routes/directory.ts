@@ -14,7 +14,7 @@ import { createProduct } from '../services/products.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { parse } from './quotes.js';
 
-const clientCreateSchema = v.strictObject({
+export const clientCreateSchema = v.strictObject({
   ...clienteSchema.entries,
   terminos: clientPatchSchema.entries.terminos,
 });

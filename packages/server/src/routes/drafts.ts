@@ -18,7 +18,7 @@ export const MAX_PROMPT = 2000;
 /** Seconds between SSE comments that keep proxies from closing a quiet stream. */
 export const HEARTBEAT_MS = 15_000;
 
-const draftSchema = v.strictObject({
+export const draftSchema = v.strictObject({
   prompt: v.pipe(
     v.string('must be a string'),
     v.trim(),

@@ -16,7 +16,7 @@ import { createQuote, getQuoteDetail, listQuotePage } from '../services/quotes.j
 import type { AppDeps, AppEnv } from '../types.js';
 import { PUBLISHABLE_LIMITS } from './elements.js';
 
-const actionSchema = v.strictObject({
+export const actionSchema = v.strictObject({
   action: v.picklist(QUOTE_ACTIONS, `must be one of ${QUOTE_ACTIONS.join(', ')}`),
   items: v.optional(quoteRequestSchema.entries.items),
   terminos: quoteRequestSchema.entries.terminos,

@@ -22,17 +22,17 @@ const eventName = v.picklist(
   EVENT_TYPES.filter((e) => e !== 'ping'),
   'must be an event name of the catalog',
 );
-const createSchema = v.strictObject({
+export const webhookCreateSchema = v.strictObject({
   url: v.pipe(v.string('must be a string'), v.maxLength(2048, 'must be at most 2048 characters')),
   eventos: v.optional(v.pipe(v.array(eventName, 'must be a list of event names'), v.maxLength(50)), []),
 });
-const rotateSchema = v.strictObject({
+export const rotateSchema = v.strictObject({
   overlap_hours: v.picklist([1, 24, 72] as const, 'must be 1, 24 or 72'),
 });
-const reactivateSchema = v.strictObject({
+export const reactivateSchema = v.strictObject({
   retry_last_24h: v.optional(v.boolean('must be true or false'), false),
 });
-const testSchema = v.strictObject({
+export const webhookTestSchema = v.strictObject({
   webhook_id: v.string('must be a string'),
   event: v.optional(v.picklist(EVENT_TYPES, 'must be ping or an event name of the catalog'), 'ping'),
 });
@@ -47,7 +47,7 @@ export function webhookRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get('/webhooks', read, async (c) => c.json({ data: await listEndpoints(deps, c.get('auth')) }))
     .post('/webhooks', write, async (c) => {
-      const body = parse(createSchema, await readJson(c));
+      const body = parse(webhookCreateSchema, await readJson(c));
       return c.json({ data: await createEndpoint(deps, c.get('auth'), body) });
     })
     .delete('/webhooks/:id', write, async (c) =>
@@ -74,7 +74,7 @@ export function webhookRoutes(deps: AppDeps) {
       '/test_helpers/webhooks',
       endpoint(deps, { resource: 'webhooks', level: 'write', testOnly: true }),
       async (c) => {
-        const body = parse(testSchema, await readJson(c));
+        const body = parse(webhookTestSchema, await readJson(c));
         return c.json({ data: await fireTest(deps, c.get('auth'), body.webhook_id, body.event) });
       },
     )

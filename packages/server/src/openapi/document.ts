@@ -1,0 +1,172 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import { API_VERSION } from '../config.js';
+import { OPERATIONS, type Operation } from './operations.js';
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+function operationObject(op: Operation) {
+  const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const query = (op.query ?? []).map((q) => ({
+    name: q.name,
+    in: 'query',
+    required: false,
+    description: q.description,
+    schema: {
+      type: q.type,
+      ...(q.minimum !== undefined ? { minimum: q.minimum } : {}),
+      ...(q.maximum !== undefined ? { maximum: q.maximum } : {}),
+      ...(q.enum ? { enum: q.enum } : {}),
+    },
+  }));
+  const headers =
+    op.method === 'get'
+      ? []
+      : [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            schema: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        ];
+  const notes = [
+    `Scope: ${op.scope}.`,
+    op.publishable
+      ? 'Publishable keys may call it (from an allowed origin).'
+      : 'Secret and restricted keys only.',
+    op.testOnly ? 'Test keys only.' : '',
+  ].filter(Boolean);
+  return {
+    summary: op.summary,
+    description: notes.join(' '),
+    tags: [op.tag],
+    operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    parameters: [
+      ...params,
+      ...query,
+      ...headers,
+      {
+        name: 'Service-Version',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', enum: [API_VERSION] },
+      },
+    ],
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toJsonSchema(op.body, { errorMode: 'ignore' }) } },
+          },
+        }
+      : {}),
+    responses: {
+      '200': op.stream
+        ? {
+            description: 'Server-sent events: `item`, `done`, `error`',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          }
+        : {
+            description: 'Success: `{ data }`, or `{ data, meta }` for lists',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['data'],
+                  properties: { data: {}, meta: { type: 'object' } },
+                },
+              },
+            },
+          },
+      '400': errorResponse(
+        'invalid_request, invalid_json, invalid_idempotency_key, invalid_url, invalid_client',
+      ),
+      '401': errorResponse('missing_key, invalid_key'),
+      '403': errorResponse('insufficient_scope, origin_not_allowed, integration_limit_reached'),
+      '404': errorResponse('not_found'),
+      '409': errorResponse('invalid_state, idempotency_in_progress'),
+      '422': errorResponse('idempotency_key_reused'),
+      '429': errorResponse('rate_limited, api_quota_exceeded (see Retry-After)'),
+      '503': errorResponse('idempotency_unavailable, fx_unavailable, service_unavailable'),
+    },
+  };
+}
+
+let cached: Record<string, unknown> | undefined;
+
+/** The OpenAPI 3.1 document of every implemented operation (built once). */
+export function openApiDocument(): Record<string, unknown> {
+  if (cached) return cached;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const outside = op.path.startsWith('/api/');
+    const key = outside ? op.path : op.path;
+    paths[key] ??= outside ? { servers: [{ url: '/' }] } : {};
+    paths[key]![op.method] = operationObject(op);
+  }
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Quoting service API',
+      version: API_VERSION,
+      description:
+        'JSON REST API for quotes, clients, products, events and webhooks, and the endpoints behind the embeddable <svc-quote-form>. Send `Authorization: Bearer <key>`. Errors are flat `{ error, code, request_id, doc_url }`.',
+    },
+    servers: [{ url: '/api/v1' }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'sk_test_…, sk_live_…, pk_…, rk_… keys' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error', 'code'],
+          properties: {
+            error: { type: 'string' },
+            code: { type: 'string' },
+            request_id: { type: 'string' },
+            doc_url: { type: 'string' },
+          },
+          additionalProperties: true,
+        },
+      },
+    },
+    paths,
+  };
+  return cached;
+}
+
+/** A plain-text summary of the API for AI assistants (/llms.txt), from the same operations. */
+export function llmsText(baseUrl: string): string {
+  const lines = [
+    '# Quoting service API',
+    '',
+    `Base URL: ${baseUrl}/api/v1 — OpenAPI: ${baseUrl}/api/v1/openapi.json`,
+    'Auth: Authorization: Bearer <key>. Secret keys sk_test_/sk_live_ (server side), publishable pk_test_/pk_live_ (browser, allowed origins only), restricted rk_.',
+    'Test keys work on sandbox data. Responses are { data } or { data, meta }; errors are flat { error, code, request_id, doc_url }.',
+    'POST/PATCH/DELETE accept Idempotency-Key (1-255 visible chars, 24 h). Money amounts are numbers in major units.',
+    '',
+    '## Operations',
+  ];
+  for (const op of OPERATIONS) {
+    lines.push(
+      `- ${op.method.toUpperCase()} ${op.path} — ${op.summary} (scope ${op.scope}${op.publishable ? ', publishable keys allowed' : ''}${op.testOnly ? ', test keys only' : ''})`,
+    );
+  }
+  lines.push(
+    '',
+    '## Webhooks',
+    'Deliveries are signed: X-Service-Signature-V1: t=<unix>,v1=<hex hmac-sha256(secret, "t.body")>. Verify with verifyWebhook() from @svc/server.',
+    '',
+  );
+  return lines.join('\n');
+}

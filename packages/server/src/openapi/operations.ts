@@ -1,0 +1,317 @@
+import { previewRequestSchema, quoteRequestSchema } from '@svc/core';
+import type * as v from 'valibot';
+import { clientCreateSchema } from '../routes/directory.js';
+import { draftSchema } from '../routes/drafts.js';
+import { actionSchema } from '../routes/quotes.js';
+import {
+  reactivateSchema,
+  rotateSchema,
+  webhookCreateSchema,
+  webhookTestSchema,
+} from '../routes/webhooks.js';
+import { clientPatchSchema, productCreateSchema, testHelperSchema } from '../schemas/requests.js';
+
+/** A query parameter of an operation. */
+export interface QueryParam {
+  name: string;
+  type: 'string' | 'integer';
+  description: string;
+  minimum?: number;
+  maximum?: number;
+  enum?: readonly string[];
+}
+
+/** One API operation as the documentation describes it. */
+export interface Operation {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** Path in OpenAPI form, relative to `/api/v1` unless it starts with `/api/`. */
+  path: string;
+  summary: string;
+  tag: string;
+  scope: 'read' | 'write';
+  publishable?: boolean;
+  testOnly?: boolean;
+  /** The very schema the route validates its body with. */
+  body?: v.GenericSchema;
+  query?: QueryParam[];
+  stream?: boolean;
+}
+
+const limit = (max: number): QueryParam => ({
+  name: 'limit',
+  type: 'integer',
+  minimum: 1,
+  maximum: max,
+  description: `results per page (1–${max})`,
+});
+const offset: QueryParam = {
+  name: 'offset',
+  type: 'integer',
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'results to skip',
+};
+const cursor: QueryParam = {
+  name: 'cursor',
+  type: 'string',
+  description: 'meta.next_cursor of the previous page',
+};
+
+/**
+ * Every operation of the API. The OpenAPI document and /llms.txt are generated from this list and
+ * from the schemas the routes validate with; a test checks it against the app's routes both ways.
+ */
+export const OPERATIONS: Operation[] = [
+  {
+    method: 'get',
+    path: '/me',
+    summary: 'Organization, scope and mode of the key',
+    tag: 'Account',
+    scope: 'read',
+  },
+  {
+    method: 'get',
+    path: '/cotizaciones',
+    summary: 'List quotes, newest first',
+    tag: 'Quotes',
+    scope: 'read',
+    query: [
+      limit(200),
+      offset,
+      cursor,
+      {
+        name: 'status',
+        type: 'string',
+        description: 'quote status',
+        enum: ['draft', 'sent', 'viewed', 'approved', 'rejected', 'expired', 'paid', 'invoiced'],
+      },
+      { name: 'folio', type: 'string', description: 'the human-readable folio' },
+      { name: 'cliente_id', type: 'string', description: 'id of a client of the directory' },
+    ],
+  },
+  {
+    method: 'post',
+    path: '/cotizaciones',
+    summary: 'Create a quote',
+    tag: 'Quotes',
+    scope: 'write',
+    publishable: true,
+    body: quoteRequestSchema,
+  },
+  { method: 'get', path: '/cotizaciones/{id}', summary: 'Quote detail', tag: 'Quotes', scope: 'read' },
+  {
+    method: 'post',
+    path: '/cotizaciones/{id}',
+    summary: 'Run an action: send, resend, approve, reject, mark_paid, approve_discount, reject_discount',
+    tag: 'Quotes',
+    scope: 'write',
+    body: actionSchema,
+  },
+  {
+    method: 'delete',
+    path: '/cotizaciones/{id}',
+    summary: 'Delete a draft that was never sent',
+    tag: 'Quotes',
+    scope: 'write',
+  },
+  {
+    method: 'post',
+    path: '/cotizaciones/ia',
+    summary: 'Suggest quote lines from plain words (JSON)',
+    tag: 'Quotes',
+    scope: 'write',
+    body: draftSchema,
+  },
+  {
+    method: 'post',
+    path: '/test_helpers/cotizaciones/{id}',
+    summary: 'Simulate the opening or expiry of a quote (test keys)',
+    tag: 'Test helpers',
+    scope: 'write',
+    testOnly: true,
+    body: testHelperSchema,
+  },
+  {
+    method: 'get',
+    path: '/clientes',
+    summary: 'List clients',
+    tag: 'Clients',
+    scope: 'read',
+    query: [limit(200), offset],
+  },
+  {
+    method: 'post',
+    path: '/clientes',
+    summary: 'Create a client',
+    tag: 'Clients',
+    scope: 'write',
+    body: clientCreateSchema,
+  },
+  { method: 'get', path: '/clientes/{id}', summary: 'Client detail', tag: 'Clients', scope: 'read' },
+  {
+    method: 'patch',
+    path: '/clientes/{id}',
+    summary: 'Update contact data',
+    tag: 'Clients',
+    scope: 'write',
+    body: clientPatchSchema,
+  },
+  {
+    method: 'get',
+    path: '/productos',
+    summary: 'List products',
+    tag: 'Products',
+    scope: 'read',
+    query: [limit(200), offset],
+  },
+  {
+    method: 'post',
+    path: '/productos',
+    summary: 'Create a product',
+    tag: 'Products',
+    scope: 'write',
+    body: productCreateSchema,
+  },
+  {
+    method: 'get',
+    path: '/events',
+    summary: 'Event history, newest first',
+    tag: 'Events',
+    scope: 'read',
+    query: [
+      limit(200),
+      cursor,
+      { name: 'type', type: 'string', description: 'an event name' },
+      { name: 'object_id', type: 'string', description: 'id of the object' },
+    ],
+  },
+  {
+    method: 'get',
+    path: '/emails',
+    summary: 'E-mail outbox: what clients were, or would have been, sent',
+    tag: 'Events',
+    scope: 'read',
+    query: [limit(200), offset],
+  },
+  {
+    method: 'get',
+    path: '/webhooks',
+    summary: 'Webhook endpoints of this key',
+    tag: 'Webhooks',
+    scope: 'read',
+  },
+  {
+    method: 'post',
+    path: '/webhooks',
+    summary: 'Create a webhook endpoint (secret shown once)',
+    tag: 'Webhooks',
+    scope: 'write',
+    body: webhookCreateSchema,
+  },
+  {
+    method: 'delete',
+    path: '/webhooks/{id}',
+    summary: 'Delete a webhook endpoint',
+    tag: 'Webhooks',
+    scope: 'write',
+  },
+  {
+    method: 'post',
+    path: '/webhooks/{id}/rotate_secret',
+    summary: 'Rotate the signing secret with an overlap',
+    tag: 'Webhooks',
+    scope: 'write',
+    body: rotateSchema,
+  },
+  {
+    method: 'post',
+    path: '/webhooks/{id}/reactivate',
+    summary: 'Reactivate, optionally replaying the last 24 h',
+    tag: 'Webhooks',
+    scope: 'write',
+    body: reactivateSchema,
+  },
+  {
+    method: 'get',
+    path: '/webhooks/{id}/deliveries',
+    summary: 'Delivery log',
+    tag: 'Webhooks',
+    scope: 'read',
+    query: [limit(200)],
+  },
+  {
+    method: 'post',
+    path: '/webhooks/{id}/deliveries/{job}/retry',
+    summary: 'Resend the identical payload',
+    tag: 'Webhooks',
+    scope: 'write',
+  },
+  {
+    method: 'post',
+    path: '/test_helpers/webhooks',
+    summary: 'Fire a ping to an endpoint (test keys)',
+    tag: 'Test helpers',
+    scope: 'write',
+    testOnly: true,
+    body: webhookTestSchema,
+  },
+  {
+    method: 'post',
+    path: '/test_helpers/listen',
+    summary: 'Open a listen session (test keys)',
+    tag: 'Test helpers',
+    scope: 'write',
+    testOnly: true,
+  },
+  {
+    method: 'get',
+    path: '/test_helpers/listen/{id}',
+    summary: 'Collect the events of a listen session',
+    tag: 'Test helpers',
+    scope: 'read',
+    testOnly: true,
+    query: [cursor, limit(200)],
+  },
+  {
+    method: 'delete',
+    path: '/test_helpers/listen/{id}',
+    summary: 'Close a listen session',
+    tag: 'Test helpers',
+    scope: 'write',
+    testOnly: true,
+  },
+  {
+    method: 'get',
+    path: '/elements/config',
+    summary: 'Configuration of the embeddable widget',
+    tag: 'Elements',
+    scope: 'read',
+    publishable: true,
+  },
+  {
+    method: 'post',
+    path: '/elements/ai-draft',
+    summary: 'Draft lines from plain words, streamed as text/event-stream',
+    tag: 'Elements',
+    scope: 'write',
+    publishable: true,
+    body: draftSchema,
+    stream: true,
+  },
+  {
+    method: 'post',
+    path: '/elements/preview',
+    summary: 'Exact totals of a draft basket; checks a coupon without using it',
+    tag: 'Elements',
+    scope: 'write',
+    publishable: true,
+    body: previewRequestSchema,
+  },
+  {
+    method: 'post',
+    path: '/api/test-mode/reset',
+    summary: "Wipe the organization's sandbox data (test keys; 409 for live)",
+    tag: 'Test helpers',
+    scope: 'write',
+  },
+];
