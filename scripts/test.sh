@@ -36,6 +36,8 @@ TEST_DB=postgres TEST_DATABASE_URL="$TEST_PG_URL" vitest run --project server
 
 step "build the widget (ES modules and the script-tag bundle)"
 npm run build --silent
+# The demo SPA imports the built package, so its types are checked once the package is built.
+tsc -p demo/tsconfig.json --noEmit
 node -e "const z=require('zlib'),fs=require('fs');const b=fs.readFileSync('packages/elements/dist/svc-elements.js');console.log('svc-elements.js: '+b.length+' B raw, '+z.gzipSync(b,{level:9}).length+' B gzip, '+z.brotliCompressSync(b).length+' B brotli')"
 
 step "system tests (CLI, processes, PostgreSQL, the widget in Chromium)"

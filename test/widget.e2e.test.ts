@@ -306,6 +306,57 @@ describe('<svc-quote-form> end to end', () => {
     await page.close();
   });
 
+  it('works from the SPA that imports @svc/elements, which sees its events', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/demo/spa/`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('#events li[data-event="svc-ready"]');
+    const prefilled = await page.evaluate(
+      () =>
+        (
+          document
+            .querySelector('svc-quote-form')!
+            .shadowRoot!.querySelector('[name="empresa"]') as HTMLInputElement
+        ).value,
+    );
+    expect(prefilled).toBe('Acme Corp');
+    await page.evaluate(() =>
+      (document.querySelector('svc-quote-form') as unknown as { draft(t: string): Promise<number> }).draft(
+        'two keyboards',
+      ),
+    );
+    await page.waitForSelector('#events li[data-event="svc-draft-item"]');
+    expect(
+      await page.evaluate(() => document.querySelector('svc-quote-form')!.shadowRoot!.textContent),
+    ).toContain('Teclado inalámbrico');
+    await page.close();
+  });
+
+  it('lets the seller act on quotes from the seller page without the secret key reaching the browser', async () => {
+    const created = await (
+      await fetch(`${server.url}/api/v1/cotizaciones`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${seed.keys.sk_test_write}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          items: [{ descripcion: 'Logo', cantidad: 1, precio_unitario: 9500 }],
+          cliente: { empresa: 'Vendedor Test' },
+        }),
+      })
+    ).json();
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/demo/seller`);
+    const source = await page.content();
+    expect(source).not.toContain('sk_test_');
+    expect(source).toContain(created.data.folio);
+    await Promise.all([
+      page.waitForNavigation(),
+      page.click(`tr[data-id="${created.data.id}"] form[action$="/send"] button`),
+    ]);
+    expect(await page.$eval(`tr[data-id="${created.data.id}"] .status-cell`, (el) => el.textContent)).toBe(
+      'sent',
+    );
+    await page.close();
+  });
+
   it('renders in light and dark at phone and desktop widths (screenshots in /tmp/svc-shots)', async () => {
     for (const width of [360, 1280]) {
       for (const theme of ['light', 'dark']) {

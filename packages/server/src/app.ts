@@ -13,6 +13,7 @@ import { meRoutes } from './routes/me.js';
 import { outboxRoutes } from './routes/outbox.js';
 import { publicQuoteRoutes } from './routes/public-quote.js';
 import { quoteRoutes } from './routes/quotes.js';
+import { sellerDemoRoutes } from './routes/seller-demo.js';
 import { staticRoutes } from './routes/static.js';
 import { testModeRoutes } from './routes/test-mode.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/v1', api);
   app.route('/api/test-mode', testModeRoutes(deps));
   app.route('/', publicQuoteRoutes(deps));
+  app.route('/', sellerDemoRoutes(deps));
   app.route('/', staticRoutes(deps, { demoKeysFile: deps.config.demoKeysFile }));
 
   app.notFound((c) =>

@@ -86,6 +86,20 @@ export function staticRoutes(deps: AppDeps, options: { demoKeysFile?: string | u
       return c.json({ url: `/elements/${w.version}/svc-elements.js`, integrity: w.sri, version: w.version });
     })
     .get('/', page('index.html'))
+    .get('/demo/spa', (c) => c.redirect('/demo/spa/'))
+    .get('/demo/spa/', (c) => {
+      const path = join(ROOT, 'demo/dist/spa/index.html');
+      if (!existsSync(path)) return c.text('The demo SPA is not built yet: run npm run build.', 503);
+      return page('dist/spa/index.html')(c);
+    })
+    .get('/demo/spa/assets/:file{[A-Za-z0-9_.-]+\\.js}', (c) => {
+      const path = join(ROOT, 'demo/dist/spa/assets', c.req.param('file'));
+      if (!existsSync(path)) return c.notFound();
+      return c.body(readFileSync(path, 'utf8'), 200, {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'public, max-age=31536000, immutable',
+      });
+    })
     .get('/demo/:file{[a-z-]+\\.(?:html|css|js)}', (c) => {
       const file = c.req.param('file');
       if (file.endsWith('.html')) return page(file)(c);
