@@ -59,6 +59,8 @@ server.stderr.on('data', (chunk) => {
         `  \u001b[1mEstudio Nopal quoting demo is running\u001b[0m`,
         '',
         `  Demo page        ${base}/`,
+        `  SPA · seller     ${base}/demo/spa/ · ${base}/demo/seller`,
+        `  API reference    ${base}/docs/api (OpenAPI: ${base}/api/v1/openapi.json)`,
         `  API              ${base}/api/v1`,
         `  Publishable key  ${seed.keys.pk_test}`,
         `  Secret key       ${seed.keys.sk_test_write}   (server-side only)`,
