@@ -36,6 +36,8 @@ export function freePort(): Promise<number> {
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** Everything the process wrote so far (stdout and stderr). */
+  output(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startServerProcess(
   return {
     url,
     child,
+    output: () => output,
     stop(signal: NodeJS.Signals = 'SIGTERM') {
       return new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -84,7 +84,14 @@ export function isConnectionError(error: unknown): boolean {
       '08003',
       '08006',
     ].includes(code) ||
-    /Connection terminated|connect ECONNREFUSED|the database system is (starting|shutting) /i.test(message)
+    /Connection terminated|connect ECONNREFUSED|not queryable|timeout exceeded when trying to connect|ECONNRESET|EPIPE|the database system is (starting|shutting|in recovery)/i.test(
+      message,
+    ) ||
+    // Errors wrapped by a driver keep the original as their cause.
+    (error instanceof Error &&
+      error.cause !== undefined &&
+      error.cause !== error &&
+      isConnectionError(error.cause))
   );
 }
 

@@ -58,6 +58,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     query: (sql, params) => plain.query(sql, params),
     async transaction(fn) {
       const client = await pool.connect();
+      // A connection lost between two statements emits 'error' on the checked-out client; without a
+      // listener that would crash the process. The failing statement reports it to the caller.
+      const ignore = () => {};
+      client.on('error', ignore);
       const tx: Queryable = {
         async query<T = Row>(sql: string, params?: readonly unknown[]) {
           const result = await client.query(sql, params as unknown[] | undefined);
@@ -68,10 +72,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         await client.query('BEGIN');
         const value = await fn(tx);
         await client.query('COMMIT');
+        client.off('error', ignore);
         client.release();
         return value;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
+        client.off('error', ignore);
         client.release(true);
         throw error;
       }
