@@ -232,12 +232,14 @@ describe('<svc-quote-form> end to end', () => {
     expect(list.data.filter((q: { cliente: string }) => q.cliente === 'Papelería Luna')).toHaveLength(1);
     const quote = list.data.find((q: { cliente: string }) => q.cliente === 'Papelería Luna');
     expect(quote.total).toBe(83520);
-    // The seller sends it; the client opens the link and approves.
-    await fetch(`${server.url}/api/v1/cotizaciones/${quote.id}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${seed.keys.sk_test_write}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'send' }),
-    });
+    // The seller sees it on the seller page and sends it from there; the client approves on the link.
+    await page.goto(`${server.url}/demo/seller`);
+    expect(await page.content()).toContain(quote.folio);
+    await Promise.all([
+      page.waitForNavigation(),
+      page.click(`tr[data-id="${quote.id}"] form[action$="/send"] button`),
+    ]);
+    expect(await page.$eval(`tr[data-id="${quote.id}"] .status-cell`, (el) => el.textContent)).toBe('sent');
     await page.goto(link);
     await page.click('button.primary');
     await page.waitForFunction(() => document.querySelector('.status') !== null);
