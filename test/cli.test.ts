@@ -115,7 +115,8 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
     database = await createPgDatabase('svc_cli');
     env = { DATABASE_URL: database.url };
     seed = JSON.parse((await cli(['seed', '--json'], env)).stdout);
-    server = await startServerProcess(env);
+    // Everything the server can say, so the log check below reads all of it.
+    server = await startServerProcess({ ...env, LOG_LEVEL: 'debug' });
   });
   afterAll(async () => {
     await server?.stop();
@@ -148,6 +149,31 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
       const body = await res.json();
       expect({ status: res.status, code: body.code }).toEqual({ status, code });
       expect(body.request_id).toBe(res.headers.get('service-request-id'));
+    }
+  });
+
+  it('never writes a key or a token to its log', async () => {
+    const quote = await fetch(`${server.url}/api/v1/cotizaciones`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${seed.keys.sk_test_write}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 1 }],
+        cliente: { empresa: 'Log' },
+        send: true,
+      }),
+    });
+    const { data } = await quote.json();
+    await fetch(`${server.url}/api/v1/me`, {
+      headers: { authorization: 'Bearer sk_test_00000000000000000000000000000000' },
+    });
+    await fetch(`${server.url}/q/${data.token}`);
+    const log = server.output();
+    for (const secret of [
+      ...Object.values(seed.keys),
+      data.token,
+      'sk_test_00000000000000000000000000000000',
+    ]) {
+      expect(log).not.toContain(secret);
     }
   });
 
