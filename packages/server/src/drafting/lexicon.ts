@@ -1,3 +1,5 @@
+import { forms } from './text.js';
+
 /**
  * Everyday words of the trade across our five languages, mapped to forms a Spanish or English
  * catalog is likely to use. Merchants write aliases in their own language; customers write in
@@ -7,7 +9,8 @@ const GROUPS: string[][] = [
   ['keyboard', 'teclado', 'tastatur', 'clavier'],
   ['mouse', 'mice', 'raton', 'rato', 'souris', 'maus'],
   ['monitor', 'pantalla', 'screen', 'display', 'ecran', 'bildschirm', 'tela', 'moniteur'],
-  ['laptop', 'notebook', 'portatil', 'ordinateur', 'computadora portatil'],
+  ['laptop', 'notebook', 'portatil', 'portable', 'computadora portatil'],
+  ['antivirus', 'virenschutz', 'antivirusprogramm', 'antivirenprogramm'],
   ['camera', 'camara', 'kamera', 'cctv', 'uberwachungskamera', 'ueberwachungskamera'],
   ['printer', 'impresora', 'impressora', 'imprimante', 'drucker'],
   ['cable', 'kabel', 'cabo', 'câble'],
@@ -25,6 +28,7 @@ const GROUPS: string[][] = [
   ['business cards', 'tarjetas', 'cartoes de visita', 'cartes de visite', 'visitenkarten'],
   ['access point', 'punto de acceso', 'point dacces', 'ponto de acesso', 'zugangspunkt'],
   ['switch', 'conmutador', 'commutateur'],
+  ['nodo', 'network drop', 'punto de red', 'ponto de rede', 'netzwerkdose', 'datendose', 'netzwerkanschluss'],
   ['logo', 'logotipo', 'logotype'],
 ];
 
@@ -41,11 +45,18 @@ for (const group of GROUPS) {
 
 /** The word and what it may stand for in another language. */
 export function alternatives(word: string): string[] {
-  const direct = SYNONYMS.get(word);
-  if (direct) return [word, ...direct];
-  // plural forms: tastaturen, ecrans, cameras
-  for (const stem of [word.replace(/en$/, ''), word.replace(/e?s$/, ''), word.replace(/n$/, '')]) {
-    if (stem !== word && SYNONYMS.has(stem)) return [word, stem, ...SYNONYMS.get(stem)!];
+  // plural forms: tastaturen, ecrans, cameras, portables
+  const stems = [...new Set([...forms(word), word.replace(/n$/, '')])];
+  for (const stem of stems) {
+    const found = SYNONYMS.get(stem);
+    if (found) return [...new Set([word, stem, ...found])];
+  }
+  // German compounds name the thing last: "netzwerkkabel" is a "kabel".
+  for (const stem of stems) {
+    for (let cut = 3; stem.length - cut >= 4; cut++) {
+      const found = SYNONYMS.get(stem.slice(cut));
+      if (found) return [...new Set([word, stem.slice(cut), ...found])];
+    }
   }
   return [word];
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoCatalog } from './eval.js';
-import { createLlmDrafter, parseProposal } from './llm-drafter.js';
+import { createLlmDrafter, parseProposal, parseProposals } from './llm-drafter.js';
 import { type OpenAiTestServer, startOpenAiTestServer } from './openai-test-server.js';
 import type { DraftedItem } from './types.js';
 
@@ -65,7 +65,30 @@ describe('LLM drafter (OpenAI-compatible streaming over real HTTP)', () => {
     expect(server.clientAborts).toBe(1);
   });
 
+  it('yields each proposal as soon as its line is complete', async () => {
+    server = await startOpenAiTestServer(() => ({
+      chunks: ['{"sku":"LOGO","can', 'tidad":1}\n', '{"sku":"WEB-LANDING","cantidad":1}'],
+      delayMs: 200,
+    }));
+    const drafter = createLlmDrafter({ baseURL: server.baseURL, model: 'm' });
+    const start = performance.now();
+    const arrivals: [string, number][] = [];
+    for await (const item of drafter.draft({ prompt: 'logo y web', catalog }))
+      arrivals.push([item.sku, performance.now() - start]);
+    expect(arrivals.map(([sku]) => sku)).toEqual(['LOGO', 'WEB-LANDING']);
+    // The first line is complete after the second chunk, one pause before the last one.
+    expect(arrivals[1]![1] - arrivals[0]![1]).toBeGreaterThan(150);
+  });
+
   it('reads proposals leniently but never accepts bad ones', () => {
+    expect(parseProposal('{"sku":"LAP-14","cantidad":2},')).toEqual({ sku: 'LAP-14', cantidad: 2 });
+    expect(
+      parseProposals('[{"sku":"A","cantidad":1},{"sku":"B","cantidad":-1},{"sku":"C","cantidad":2}]'),
+    ).toEqual([
+      { sku: 'A', cantidad: 1 },
+      { sku: 'C', cantidad: 2 },
+    ]);
+    expect(parseProposals('```json')).toEqual([]);
     expect(parseProposal('1. {"sku":"LAP-14","cantidad":"2"}')).toEqual({ sku: 'LAP-14', cantidad: 2 });
     for (const bad of [
       '',
@@ -74,6 +97,9 @@ describe('LLM drafter (OpenAI-compatible streaming over real HTTP)', () => {
       '{"sku":"A","cantidad":0}',
       '{"sku":"A","cantidad":1e9}',
       '{"sku":"A"',
+      '{"sku":"A","cantidad":""}',
+      '{"sku":"A","cantidad":null}',
+      'null',
     ]) {
       expect(parseProposal(bad)).toBeUndefined();
     }

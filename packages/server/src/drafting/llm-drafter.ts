@@ -34,18 +34,22 @@ export function createLlmDrafter(options: LlmDrafterOptions): Drafter {
         model: provider(options.model),
         temperature: 0,
         maxRetries: 1,
-        system: systemPrompt(request.catalog),
+        system: systemPrompt(request.catalog, request.locale),
         prompt: request.prompt,
         ...(request.signal ? { abortSignal: request.signal } : {}),
       });
       const seen = new Set<string>();
       let buffer = '';
-      const accept = (line: string): DraftedItem | undefined => {
-        const proposal = parseProposal(line);
-        const product = proposal && bySku.get(proposal.sku.toUpperCase());
-        if (!proposal || !product || seen.has(product.id)) return undefined;
-        seen.add(product.id);
-        return toItem(product, proposal.cantidad);
+      // A line may hold one proposal or, from a chattier model, an array of them.
+      const accept = (line: string): DraftedItem[] => {
+        const items: DraftedItem[] = [];
+        for (const proposal of parseProposals(line)) {
+          const product = bySku.get(proposal.sku.trim().toUpperCase());
+          if (!product || seen.has(product.id)) continue;
+          seen.add(product.id);
+          items.push(toItem(product, proposal.cantidad));
+        }
+        return items;
       };
       for await (const part of result.fullStream) {
         if (request.signal?.aborted) return;
@@ -56,41 +60,75 @@ export function createLlmDrafter(options: LlmDrafterOptions): Drafter {
         buffer += part.text;
         let newline = buffer.indexOf('\n');
         while (newline >= 0) {
-          const item = accept(buffer.slice(0, newline));
+          const items = accept(buffer.slice(0, newline));
           buffer = buffer.slice(newline + 1);
-          if (item) yield item;
+          for (const item of items) {
+            if (request.signal?.aborted) return;
+            yield item;
+          }
           newline = buffer.indexOf('\n');
         }
       }
-      const last = accept(buffer);
-      if (last && !request.signal?.aborted) yield last;
+      for (const item of accept(buffer)) {
+        if (request.signal?.aborted) return;
+        yield item;
+      }
     },
   };
 }
 
-function systemPrompt(catalog: CatalogProduct[]): string {
+function systemPrompt(catalog: CatalogProduct[], locale: string | undefined): string {
   const lines = catalog.map((p) => `${p.sku} | ${p.nombre} | ${p.unidad}`).join('\n');
   return [
     'You turn a customer request into quote lines from this catalog (SKU | name | unit):',
     lines,
-    'Answer only with one JSON object per line, like {"sku":"LAP-14","cantidad":3}, nothing else.',
-    'Use only SKUs of the catalog. If nothing fits, answer with nothing.',
+    'Answer only with one JSON object per line, like {"sku":"LAP-14","cantidad":3}, nothing else:',
+    'no prose, no code fences, no prices.',
+    'Use only SKUs of the catalog, in the order the customer mentions them, each at most once.',
+    'cantidad is counted in the product unit: months for monthly items (a year is 12), years for',
+    'yearly items, packs for items sold in packs (300 cards in packs of 100 is 3). "For each one"',
+    'multiplies. Leave out what the customer says they do not want. If nothing fits, answer with nothing.',
+    ...(locale ? [`The customer usually writes in the language "${locale}", but may use any.`] : []),
   ].join('\n');
 }
 
 /** A `{ sku, cantidad }` line of the model's answer, or undefined for anything else. */
 export function parseProposal(line: string): { sku: string; cantidad: number } | undefined {
-  const text = line.trim().replace(/^[-*\d.)\s]+(?=\{)/, '');
+  const text = line
+    .trim()
+    .replace(/^[-*\d.)\s]+(?=\{)/, '')
+    .replace(/,\s*$/, '');
   if (!text.startsWith('{')) return undefined;
   try {
-    const value = JSON.parse(text) as { sku?: unknown; cantidad?: unknown };
-    const cantidad = typeof value.cantidad === 'string' ? Number(value.cantidad) : value.cantidad;
-    if (typeof value.sku !== 'string' || typeof cantidad !== 'number') return undefined;
-    if (!Number.isFinite(cantidad) || cantidad <= 0 || cantidad > MAX_QUANTITY) return undefined;
-    return { sku: value.sku, cantidad };
+    return checkProposal(JSON.parse(text));
   } catch {
     return undefined;
   }
+}
+
+/** The valid proposals of a line: one object, or a JSON array of them on one line. */
+export function parseProposals(line: string): { sku: string; cantidad: number }[] {
+  const text = line.trim();
+  if (!text.startsWith('[')) {
+    const one = parseProposal(text);
+    return one ? [one] : [];
+  }
+  try {
+    const values: unknown = JSON.parse(text);
+    if (!Array.isArray(values)) return [];
+    return values.map(checkProposal).filter((p) => p !== undefined);
+  } catch {
+    return [];
+  }
+}
+
+function checkProposal(value: unknown): { sku: string; cantidad: number } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { sku, cantidad: raw } = value as { sku?: unknown; cantidad?: unknown };
+  const cantidad = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof sku !== 'string' || typeof cantidad !== 'number') return undefined;
+  if (!Number.isFinite(cantidad) || cantidad <= 0 || cantidad > MAX_QUANTITY) return undefined;
+  return { sku, cantidad };
 }
 
 function toItem(product: CatalogProduct, cantidad: number): DraftedItem {

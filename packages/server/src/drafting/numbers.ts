@@ -1,146 +1,157 @@
 /** Quantities written in words, in es, en, pt, fr and de (normalised: no accents). */
 
-const UNITS: Record<string, number> = {
-  // es
-  uno: 1,
-  un: 1,
-  una: 1,
-  dos: 2,
-  tres: 3,
-  cuatro: 4,
-  cinco: 5,
-  seis: 6,
-  siete: 7,
-  ocho: 8,
-  nueve: 9,
-  diez: 10,
-  once: 11,
-  doce: 12,
-  trece: 13,
-  catorce: 14,
-  quince: 15,
-  dieciseis: 16,
-  diecisiete: 17,
-  dieciocho: 18,
-  diecinueve: 19,
-  veinte: 20,
-  veintiuno: 21,
-  veintidos: 22,
-  veinticinco: 25,
-  treinta: 30,
-  cuarenta: 40,
-  cincuenta: 50,
-  sesenta: 60,
-  setenta: 70,
-  ochenta: 80,
-  noventa: 90,
-  cien: 100,
-  ciento: 100,
-  doscientos: 200,
-  trescientos: 300,
-  cuatrocientos: 400,
-  quinientos: 500,
-  // en
-  one: 1,
-  a: 1,
-  an: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  fifteen: 15,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  hundred: 100,
-  // pt
-  um: 1,
-  uma: 1,
-  dois: 2,
-  duas: 2,
-  sete: 7,
-  oito: 8,
-  nove: 9,
-  dez: 10,
-  onze: 11,
-  doze: 12,
-  vinte: 20,
-  trinta: 30,
-  cem: 100,
-  cento: 100,
-  // fr
-  une: 1,
-  deux: 2,
-  trois: 3,
-  quatre: 4,
-  cinq: 5,
-  sept: 7,
-  huit: 8,
-  neuf: 9,
-  dix: 10,
-  douze: 12,
-  quinze: 15,
-  vingt: 20,
-  trente: 30,
-  cent: 100,
-  // de
-  ein: 1,
-  eine: 1,
-  einen: 1,
-  zwei: 2,
-  drei: 3,
-  vier: 4,
-  funf: 5,
-  fuenf: 5,
-  sechs: 6,
-  sieben: 7,
-  acht: 8,
-  neun: 9,
-  zehn: 10,
-  elf: 11,
-  zwolf: 12,
-  zwoelf: 12,
-  zwanzig: 20,
-  dreissig: 30,
-  hundert: 100,
-};
+const UNITS = new Map<string, number>(
+  Object.entries({
+    ...words(
+      // es
+      'cero un uno una dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince ' +
+        'dieciseis diecisiete dieciocho diecinueve veinte',
+      [0, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
+    ),
+    ...words(
+      'veintiun veintiuno veintiuna veintidos veintitres veinticuatro veinticinco veintiseis veintisiete ' +
+        'veintiocho veintinueve',
+      [21, 21, 21, 22, 23, 24, 25, 26, 27, 28, 29],
+    ),
+    ...words('treinta cuarenta cincuenta sesenta setenta ochenta noventa', [30, 40, 50, 60, 70, 80, 90]),
+    ...words(
+      'cien ciento doscientos doscientas trescientos trescientas cuatrocientos cuatrocientas quinientos ' +
+        'quinientas seiscientos seiscientas setecientos setecientas ochocientos ochocientas novecientos novecientas',
+      [100, 100, 200, 200, 300, 300, 400, 400, 500, 500, 600, 600, 700, 700, 800, 800, 900, 900],
+    ),
+    // en
+    ...words(
+      'zero one a an two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen ' +
+        'sixteen seventeen eighteen nineteen twenty thirty forty fourty fifty sixty seventy eighty ninety',
+      [
+        0, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 30, 40, 40, 50, 60,
+        70, 80, 90,
+      ],
+    ),
+    // pt (words shared with es are above)
+    ...words(
+      'um uma dois duas quatro sete oito nove dez onze doze treze catorze quatorze dezesseis dezasseis ' +
+        'dezessete dezassete dezoito dezenove dezanove vinte trinta quarenta cinquenta sessenta oitenta cem cento ' +
+        'duzentos duzentas trezentos trezentas quatrocentos quinhentos',
+      [
+        1, 1, 2, 2, 4, 7, 8, 9, 10, 11, 12, 13, 14, 14, 16, 16, 17, 17, 18, 19, 19, 20, 30, 40, 50, 60, 80,
+        100, 100, 200, 200, 300, 300, 400, 500,
+      ],
+    ),
+    // fr
+    ...words(
+      'une deux trois quatre cinq sept huit neuf dix douze quinze treize seize dixsept dixhuit dixneuf vingt trente ' +
+        'quarante cinquante soixante soixantedix quatrevingt quatrevingts quatrevingtdix cent',
+      [1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 15, 13, 16, 17, 18, 19, 20, 30, 40, 50, 60, 70, 80, 80, 90, 100],
+    ),
+    // de
+    ...words(
+      'ein eine einen einem einer eins zwei drei vier funf fuenf sechs sieben acht neun zehn elf zwolf zwoelf ' +
+        'dreizehn vierzehn funfzehn fuenfzehn sechzehn siebzehn achtzehn neunzehn zwanzig dreissig vierzig ' +
+        'funfzig fuenfzig sechzig siebzig achtzig neunzig hundert einhundert',
+      [
+        1, 1, 1, 1, 1, 1, 2, 3, 4, 5, 5, 6, 7, 8, 9, 10, 11, 12, 12, 13, 14, 15, 15, 16, 17, 18, 19, 20, 30,
+        40, 50, 50, 60, 70, 80, 90, 100, 100,
+      ],
+    ),
+  }),
+);
+
+function words(list: string, values: number[]): Record<string, number> {
+  return Object.fromEntries(list.split(' ').map((word, i) => [word, values[i]!]));
+}
+
+/**
+ * A number word glued from parts, as hyphens are removed by normalisation: "twentyfive",
+ * "vingtcinq", "vingtetun", "soixantequinze", "funfundzwanzig", "treintaicinco".
+ */
+function compound(token: string): number | undefined {
+  if (token.length < 6) return undefined;
+  // de: units "und" tens
+  const german = /^([a-z]+?)und([a-z]+zig|dreissig)$/.exec(token);
+  if (german) {
+    const unit = UNITS.get(german[1]!) ?? (german[1] === 'ein' ? 1 : undefined);
+    const tens = UNITS.get(german[2]!);
+    if (unit !== undefined && unit < 10 && tens !== undefined) return tens + unit;
+  }
+  // de: "zweihundert", "dreitausend", "zweihundertfunfzig"
+  const scaled = /^([a-z]+?)(hundert|tausend)([a-z]*)$/.exec(token);
+  if (scaled) {
+    const times = UNITS.get(scaled[1]!) ?? compound(scaled[1]!);
+    const rest = scaled[3] ? (UNITS.get(scaled[3]) ?? compound(scaled[3])) : 0;
+    const scale = scaled[2] === 'hundert' ? 100 : 1000;
+    if (times !== undefined && times > 0 && rest !== undefined && rest < scale) return times * scale + rest;
+  }
+  for (let cut = 3; cut < token.length - 1; cut++) {
+    const head = token.slice(0, cut);
+    const tail = token.slice(cut);
+    const tens = UNITS.get(head);
+    if (tens === undefined || tens < 20 || tens % 10 !== 0 || tens >= 100) continue;
+    const joined = tail.replace(/^(?:et|und|and|y|i|e)(?=[a-z]{2})/, '');
+    const unit = UNITS.get(tail) ?? compound(tail) ?? UNITS.get(joined) ?? compound(joined);
+    // fr: soixante-dix-sept, quatre-vingt-douze
+    if (unit !== undefined && unit > 0 && (unit < 10 || ((tens === 60 || tens === 80) && unit < 20)))
+      return tens + unit;
+  }
+  return undefined;
+}
+
+/** The value of a number word, simple or compound. */
+function unitValue(token: string): number | undefined {
+  return UNITS.get(token) ?? compound(token);
+}
 
 /** Words that multiply what comes before them (or stand alone for their value). */
-const MULTIPLIERS: Record<string, number> = {
-  mil: 1000,
-  thousand: 1000,
-  mille: 1000,
-  tausend: 1000,
-  docena: 12,
-  docenas: 12,
-  dozen: 12,
-  dozens: 12,
-  duzia: 12,
-  duzias: 12,
-  douzaine: 12,
-  douzaines: 12,
-  dutzend: 12,
-  par: 2,
-  pares: 2,
-  pair: 2,
-  pairs: 2,
-  couple: 2,
-  paire: 2,
-  paires: 2,
-  paar: 2,
-  hundred: 100,
-  cien: 100,
-  cent: 100,
-  hundert: 100,
-};
+const MULTIPLIERS = new Map<string, number>(
+  Object.entries({
+    mil: 1000,
+    thousand: 1000,
+    mille: 1000,
+    tausend: 1000,
+    docena: 12,
+    docenas: 12,
+    dozen: 12,
+    dozens: 12,
+    duzia: 12,
+    duzias: 12,
+    douzaine: 12,
+    douzaines: 12,
+    dutzend: 12,
+    par: 2,
+    pares: 2,
+    pair: 2,
+    pairs: 2,
+    couple: 2,
+    paire: 2,
+    paires: 2,
+    paar: 2,
+    hundred: 100,
+    hundreds: 100,
+    decena: 10,
+    decenas: 10,
+    dezena: 10,
+    dezenas: 10,
+    dizaine: 10,
+    dizaines: 10,
+    centenar: 100,
+    centenares: 100,
+    centena: 100,
+    centenas: 100,
+    centaine: 100,
+    centaines: 100,
+    cien: 100,
+    cent: 100,
+    cents: 100,
+    hundert: 100,
+    miles: 1000,
+    thousands: 1000,
+  }),
+);
+
+/** "a pair of", "un par de", "ein paar": a pair only after an article or a number. */
+const PAIRS = new Set(['par', 'pares', 'pair', 'pairs', 'couple', 'paire', 'paires', 'paar']);
+/** Words that join the parts of one number: "veinte y cinco", "vingt et un", "hundred and five". */
+const NUMBER_JOINERS = new Set(['y', 'e', 'and', 'et', 'und']);
 
 const HALF = new Set(['media', 'medio', 'half', 'meia', 'meio', 'demi', 'demie', 'halbes', 'halbe']);
 
@@ -154,7 +165,12 @@ export function digitValue(token: string): number | undefined {
 
 /** True when `token` can be part of a quantity written in words or digits. */
 export function isNumberWord(token: string): boolean {
-  return digitValue(token) !== undefined || token in UNITS || token in MULTIPLIERS || HALF.has(token);
+  return (
+    digitValue(token) !== undefined ||
+    unitValue(token) !== undefined ||
+    MULTIPLIERS.has(token) ||
+    HALF.has(token)
+  );
 }
 
 /**
@@ -177,27 +193,21 @@ export function readQuantity(tokens: string[], start: number): { value: number; 
       value = digits;
       continue;
     }
-    if (token in MULTIPLIERS && !(token in UNITS && value === undefined)) {
-      value = (value ?? 1) * MULTIPLIERS[token]!;
+    if (MULTIPLIERS.has(token) && !(UNITS.has(token) && value === undefined)) {
+      if (PAIRS.has(token) && value === undefined) break;
+      value = (value ?? 1) * MULTIPLIERS.get(token)!;
       continue;
     }
-    if (token in UNITS && digits === undefined) {
-      const unit = UNITS[token]!;
+    const unit = digits === undefined ? unitValue(token) : undefined;
+    if (unit !== undefined) {
       if (value === undefined) value = unit;
-      else if (value >= 20 && value % 10 === 0 && unit < 10) value += unit;
-      else if (value >= 100 && unit < 100) value += unit;
+      else if (addable(value, unit)) value += unit;
       else break;
       continue;
     }
-    // "veinte y cinco", "half a dozen": joiners inside a number.
-    if (
-      (token === 'y' || token === 'e' || token === 'and') &&
-      value !== undefined &&
-      value >= 20 &&
-      value % 10 === 0
-    ) {
-      const next = tokens[i + 1];
-      if (next && next in UNITS && UNITS[next]! < 10) continue;
+    if (NUMBER_JOINERS.has(token) && value !== undefined && value >= 20) {
+      const next = unitValue(tokens[i + 1] ?? '');
+      if (next !== undefined && addable(value, next)) continue;
     }
     if (token === 'a' && half) continue;
     break;
@@ -205,4 +215,11 @@ export function readQuantity(tokens: string[], start: number): { value: number; 
   if (value === undefined) return undefined;
   if (half) value = value / 2;
   return { value, length: i - start };
+}
+
+/** Whether `unit` fills an empty place of `value`: "veinte" + "cinco", "mil" + "doscientos". */
+function addable(value: number, unit: number): boolean {
+  if (value < 20 || unit <= 0) return false;
+  for (const place of [1000, 100, 10]) if (value % place === 0 && unit < place) return true;
+  return false;
 }

@@ -6,39 +6,43 @@ export function normalize(text: string): string {
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
+    .replace(/ß/g, 'ss')
     .replace(/(\p{L})-(\p{L}|\d)/gu, '$1$2')
-    .replace(/(\d)\s*(?:"|''|”|″)/g, '$1 pulgadas ');
+    .replace(/(\d)\s*(?:"|''|”|″)/g, '$1 pulgadas ')
+    .replace(/×/g, ' x ');
 }
 
 /** Units written after a number that make it a property of the product, not a quantity. */
-const ATTRIBUTE_UNITS: Record<string, string> = {
-  pulgadas: 'in',
-  pulgada: 'in',
-  inch: 'in',
-  inches: 'in',
-  in: 'in',
-  polegadas: 'in',
-  polegada: 'in',
-  pouces: 'in',
-  pouce: 'in',
-  zoll: 'in',
-  gb: 'gb',
-  tb: 'tb',
-  mb: 'mb',
-  kva: 'kva',
-  va: 'va',
-  mp: 'mp',
-  m: 'm',
-  metros: 'm',
-  metro: 'm',
-  puertos: 'ports',
-  puerto: 'ports',
-  ports: 'ports',
-  port: 'ports',
-  portas: 'ports',
-  w: 'w',
-  hz: 'hz',
-};
+const ATTRIBUTE_UNITS = new Map<string, string>(
+  Object.entries({
+    pulgadas: 'in',
+    pulgada: 'in',
+    inch: 'in',
+    inches: 'in',
+    in: 'in',
+    polegadas: 'in',
+    polegada: 'in',
+    pouces: 'in',
+    pouce: 'in',
+    zoll: 'in',
+    gb: 'gb',
+    tb: 'tb',
+    mb: 'mb',
+    kva: 'kva',
+    va: 'va',
+    mp: 'mp',
+    m: 'm',
+    metros: 'm',
+    metro: 'm',
+    puertos: 'ports',
+    puerto: 'ports',
+    ports: 'ports',
+    port: 'ports',
+    portas: 'ports',
+    w: 'w',
+    hz: 'hz',
+  }),
+);
 
 /**
  * Words of a normalised text, with a number and its unit merged into one token (`16 gb` →
@@ -46,19 +50,26 @@ const ATTRIBUTE_UNITS: Record<string, string> = {
  * quantities.
  */
 export function tokenize(text: string): string[] {
-  const raw = normalize(text).match(/[\p{L}\p{N}.]+|[,;+&/()]/gu) ?? [];
+  const raw = normalize(text).match(/[\p{L}\p{N}.]+|[,;:+&/()]/gu) ?? [];
   const words = raw.map((w) => w.replace(/^\.+|\.+$/g, '')).filter((w) => w.length > 0);
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const next = words[i + 1];
-    const glued = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(word);
-    if (glued && ATTRIBUTE_UNITS[glued[2]!]) {
-      out.push(`${glued[1]}${ATTRIBUTE_UNITS[glued[2]!]}`);
+    // "2x laptops", "monitor x3", "monitor x 3": a count written with a times sign.
+    const times = /^(?:(\d+)x|x(\d+))$/.exec(word);
+    if (times) {
+      out.push(times[1] ?? times[2]!);
       continue;
     }
-    if (/^\d+(?:\.\d+)?$/.test(word) && next && ATTRIBUTE_UNITS[next]) {
-      out.push(`${word}${ATTRIBUTE_UNITS[next]}`);
+    if (word === 'x' && (/^\d/.test(next ?? '') || /^\d+$/.test(out[out.length - 1] ?? ''))) continue;
+    const glued = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(word);
+    if (glued && ATTRIBUTE_UNITS.get(glued[2]!)) {
+      out.push(`${glued[1]}${ATTRIBUTE_UNITS.get(glued[2]!)}`);
+      continue;
+    }
+    if (/^\d+(?:\.\d+)?$/.test(word) && next && ATTRIBUTE_UNITS.get(next)) {
+      out.push(`${word}${ATTRIBUTE_UNITS.get(next)}`);
       i++;
       continue;
     }
@@ -75,54 +86,32 @@ export function forms(word: string): string[] {
   if (word.length > 4 && word.endsWith('en')) set.add(word.slice(0, -2));
   if (word.length > 4 && word.endsWith('oes')) set.add(`${word.slice(0, -3)}ao`);
   if (word.length > 4 && word.endsWith('x')) set.add(word.slice(0, -1));
+  if (word.length > 5 && word.endsWith('e')) set.add(word.slice(0, -1));
   return [...set];
 }
 
-/** Levenshtein distance, stopping early above `max`. */
+// Rows of the distance table, reused: the typo search compares many short words.
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/** Edit distance counting a swap of two neighbours as one edit ("teclaods"), stopping early above `max`. */
 export function distance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  if (b.length + 1 > rows[0]!.length) rows = rows.map(() => new Int32Array(b.length + 1));
+  let [before, previous, current] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     let best = i;
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
-      best = Math.min(best, value);
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, before[j - 2]! + 1);
+      current[j] = value;
+      if (value < best) best = value;
     }
     if (best > max) return max + 1;
-    previous = current;
+    [before, previous, current] = [previous, current, before];
   }
   return previous[b.length]!;
-}
-
-/**
- * Whether two words are the same word: equal, one a plural of the other, or a small typo
- * (one edit for words of 5+ letters, two for 9+). Numbers must match exactly.
- */
-export function sameWord(a: string, b: string): boolean {
-  if (a === b) return true;
-  const key = `${a}\u0000${b}`;
-  let known = memo.get(key);
-  if (known === undefined) {
-    known = compare(a, b);
-    if (memo.size > 50_000) memo.clear();
-    memo.set(key, known);
-  }
-  return known;
-}
-
-// Requests repeat the same few words against the same catalog: remember the answers.
-const memo = new Map<string, boolean>();
-
-function compare(a: string, b: string): boolean {
-  if (/\d/.test(a) || /\d/.test(b)) return false;
-  const fa = forms(a);
-  const fb = forms(b);
-  if (fa.some((x) => fb.includes(x))) return true;
-  const shortest = Math.min(a.length, b.length);
-  if (shortest < 5) return false;
-  const max = shortest >= 9 ? 2 : 1;
-  return fa.some((x) => fb.some((y) => distance(x, y, max) <= max));
 }
