@@ -40,7 +40,8 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
             : 'Publishable keys only work from a browser page on an allowed origin (no Origin or Referer was sent).',
         );
       }
-      markCorsAllowed(c, origin!);
+      // CORS only for the operations publishable keys may call (GET /cotizaciones shares a path).
+      if (options.publishable) markCorsAllowed(c, origin!);
     }
     authorize(auth, options);
     if (auth.key.kind !== 'publishable') {
