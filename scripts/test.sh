@@ -40,6 +40,10 @@ npm run build --silent
 tsc -p demo/tsconfig.json --noEmit
 node -e "const z=require('zlib'),fs=require('fs');const b=fs.readFileSync('packages/elements/dist/svc-elements.js');console.log('svc-elements.js: '+b.length+' B raw, '+z.gzipSync(b,{level:9}).length+' B gzip, '+z.brotliCompressSync(b).length+' B brotli')"
 
+step "widget in Chromium (@web/test-runner against a seeded svc-server)"
+node packages/elements/scripts/ssr-check.mjs
+(cd packages/elements && PATH="$PWD/node_modules/.bin:$PATH" CHROME_PATH="$CHROME_PATH" wtr --config web-test-runner.config.mjs)
+
 step "system tests (CLI, processes, PostgreSQL, the widget in Chromium)"
 TEST_DATABASE_URL="$TEST_PG_URL" CHROME_PATH="$CHROME_PATH" vitest run --project system
 

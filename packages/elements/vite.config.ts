@@ -11,8 +11,27 @@ function collapseTemplateWhitespace(): Plugin {
       if (!/packages\/elements\/src\/.*\.ts$/.test(id)) return null;
       // css`` templates hold no expressions or nested templates, so a plain rewrite is safe.
       return code.replace(/\bcss`([^`$]*)`/g, (_match, body: string) => {
-        return `css\`${body.replace(/\s*\n\s*/g, '').replace(/\s*([{};:,>])\s*/g, '$1')}\``;
+        const bare = body.replace(/\/\*[\s\S]*?\*\//g, '');
+        return `css\`${bare.replace(/\s*\n\s*/g, '').replace(/\s*([{};:,>])\s*/g, '$1')}\``;
       });
+    },
+  };
+}
+
+/**
+ * Collapses the indentation left inside template literals (Lit's html`` text) in the minified
+ * script: after minification, a newline followed by spaces only occurs inside templates, where
+ * HTML treats any run of whitespace as one space.
+ */
+function collapseIndentation(): Plugin {
+  return {
+    name: 'svc-collapse-indentation',
+    // After the bundler's own minification (renderChunk may run before it), so no JS comment
+    // can swallow a joined line.
+    generateBundle(_options, bundle) {
+      for (const file of Object.values(bundle)) {
+        if (file.type === 'chunk') file.code = file.code.replace(/\n {2,}/g, ' ');
+      }
     },
   };
 }
@@ -27,7 +46,7 @@ function collapseTemplateWhitespace(): Plugin {
 export default defineConfig(({ mode }) => {
   const script = mode === 'script';
   return {
-    plugins: [collapseTemplateWhitespace()],
+    plugins: [collapseTemplateWhitespace(), ...(script ? [collapseIndentation()] : [])],
     build: {
       outDir: 'dist',
       emptyOutDir: !script,

@@ -20,6 +20,20 @@ const attribute = (name, field, type, description) => ({
   type: { text: type },
   description,
 });
+const field = (name, type, description, readonly = false) => ({
+  kind: 'field',
+  name,
+  type: { text: type },
+  description,
+  ...(readonly ? { readonly: true } : {}),
+});
+const method = (name, returns, description, parameters) => ({
+  kind: 'method',
+  name,
+  description,
+  ...(parameters ? { parameters } : {}),
+  return: { type: { text: returns } },
+});
 const manifest = {
   schemaVersion: '2.0.0',
   modules: [
@@ -60,26 +74,30 @@ const manifest = {
             attribute('theme', 'theme', "'light' | 'dark' | 'auto'", 'Colour theme. @default light'),
           ],
           members: [
-            {
-              kind: 'field',
-              name: 'cliente',
-              type: { text: 'QuoteClient' },
-              description: 'Prefills the client fields.',
-            },
-            {
-              kind: 'field',
-              name: 'items',
-              type: { text: 'QuoteLine[]' },
-              description: 'Prefills the basket.',
-            },
-            { kind: 'method', name: 'submit', return: { type: { text: 'Promise<QuoteCreated>' } } },
-            { kind: 'method', name: 'reset', return: { type: { text: 'void' } } },
-            {
-              kind: 'method',
-              name: 'draft',
-              parameters: [{ name: 'text', type: { text: 'string' } }],
-              return: { type: { text: 'Promise<number>' } },
-            },
+            field('cliente', 'QuoteClient', 'Prefills the client fields.'),
+            field('items', 'QuoteLine[]', 'Prefills the basket.'),
+            field('lines', 'BasketLine[]', 'The lines of the basket as they are now.'),
+            field('activeLocale', "'es' | 'en' | 'pt' | 'fr' | 'de'", 'The language in use.', true),
+            field('activeCurrency', 'string', 'The document currency.', true),
+            field(
+              'totalsConfirmed',
+              'boolean',
+              'Whether the totals on screen are the server’s preview of the current basket.',
+              true,
+            ),
+            method(
+              'submit',
+              'Promise<QuoteCreated>',
+              'Sends the quote request (one Idempotency-Key per submission, retried on network errors, 5xx and 429); resolves with the creation result, rejects with an SvcApiError.',
+            ),
+            method('reset', 'void', 'Empties the form for a new quote; the configuration stays.'),
+            method(
+              'draft',
+              'Promise<number>',
+              'Streams drafted lines for the text into the basket; resolves with how many arrived.',
+              [{ name: 'text', type: { text: 'string' } }],
+            ),
+            method('stopDraft', 'void', 'Stops a running draft; the lines already received stay.'),
           ],
           events: tags('event'),
           cssParts: tags('csspart'),

@@ -1,11 +1,17 @@
 import { createParser } from 'eventsource-parser';
+import type { SvcDraftItemDetail } from '../events/svc-draft-item.js';
 
-/** An error answered by the service (its flat `{ error, code }` body) or met on the way. */
+/**
+ * An error answered by the service (its flat `{ error, code }` body) or met on the way: `code` is
+ * the service's code, or `network` when no answer arrived (the browser reports a refused CORS
+ * request the same way).
+ */
 export class SvcApiError extends Error {
   constructor(
     readonly code: string,
     message: string,
     readonly status = 0,
+    /** The rest of the error body (`reason`, `request_id`…) and `retryAfter` in seconds. */
     readonly detail: Record<string, unknown> = {},
   ) {
     super(message);
@@ -13,34 +19,13 @@ export class SvcApiError extends Error {
   }
 }
 
-/** A drafted line as the service streams it. */
-export interface DraftItem {
-  descripcion: string;
-  cantidad: number;
-  unidad: string;
-  precio_unitario: number;
-  producto_id: string;
-  sku: string;
-  tax_rate: number | null;
-  confidence: number;
-}
-
 /** Options of {@link ApiClient.send}. */
-interface SendOptions {
+export interface SendOptions {
   method?: 'GET' | 'POST';
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new DOMException('Aborted', 'AbortError'));
-    });
-  });
 
 /** Whether an error deserves another try of the same request. */
 export const isRetryable = (error: unknown): boolean =>
@@ -50,10 +35,23 @@ export const isRetryable = (error: unknown): boolean =>
     error.status === 429 ||
     error.code === 'idempotency_in_progress');
 
+const aborted = () => new DOMException('Aborted', 'AbortError');
+
+/** Waits `ms`, or rejects with an AbortError when `signal` fires first. */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(aborted());
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(aborted());
+    });
+  });
+
 /**
  * The widget's way to the service: a publishable key, JSON in and out, errors as
- * {@link SvcApiError}, the SSE stream of drafts read with eventsource-parser over `fetch` (an
- * EventSource cannot POST), and retries with backoff for submissions.
+ * {@link SvcApiError}, retries with backoff for submissions, and the SSE stream of drafted lines
+ * read with eventsource-parser over `fetch` (an EventSource cannot POST).
  */
 export class ApiClient {
   constructor(
@@ -62,13 +60,14 @@ export class ApiClient {
     readonly locale: () => string,
   ) {}
 
-  async send<T>(path: string, options: SendOptions = {}): Promise<{ data: T; headers: Headers }> {
+  async #fetch(path: string, options: SendOptions, accept = 'application/json'): Promise<Response> {
     let response: Response;
     try {
       response = await fetch(`${this.base}${path}`, {
         method: options.method ?? 'GET',
         headers: {
           Authorization: `Bearer ${this.key}`,
+          Accept: accept,
           'Accept-Language': this.locale(),
           ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
           ...options.headers,
@@ -78,17 +77,42 @@ export class ApiClient {
       });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
-      // The browser hides a CORS refusal behind the same TypeError as a lost network.
       throw new SvcApiError('network', 'Network error');
     }
     if (!response.ok) throw await toError(response);
-    const body = (await response.json()) as { data: T };
-    return { data: body.data, headers: response.headers };
+    return response;
+  }
+
+  /** One request; resolves with the body's `data`. */
+  async send<T>(path: string, options: SendOptions = {}): Promise<T> {
+    const response = await this.#fetch(path, options);
+    try {
+      return ((await response.json()) as { data: T }).data;
+    } catch {
+      // The answer was cut off (or is not ours): the same as no answer.
+      throw new SvcApiError('network', 'Incomplete answer');
+    }
   }
 
   /**
-   * Sends with retries on network errors, 5xx, 429 and "in progress", waiting 0.5 s, 1 s, 2 s…
-   * (or what `Retry-After` says, up to 30 s). `onRetry` tells the UI how long it will wait.
+   * After a `network` error: whether the service answers this page at all. The service sends no
+   * CORS headers to an origin that is not allowed, so the browser hides its 403 behind the same
+   * error as a lost connection; an opaque `no-cors` answer tells the two apart.
+   */
+  async answers(path: string): Promise<boolean> {
+    try {
+      await fetch(`${this.base}${path}`, { mode: 'no-cors' });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * {@link send} with retries on network errors, 5xx, 429 and "in progress": waits 1 s, 2 s, 4 s
+   * (or what `Retry-After` says, up to 30 s) and tries again, `attempts` times in all. Submissions
+   * carry an `Idempotency-Key`, so a retry of a request that did arrive cannot act twice.
+   * @param onRetry - told how many seconds until the next attempt
    */
   async sendWithRetry<T>(
     path: string,
@@ -96,97 +120,86 @@ export class ApiClient {
     onRetry?: (seconds: number) => void,
     attempts = 4,
   ): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.send<T>(path, options)).data;
+        return await this.send<T>(path, options);
       } catch (error) {
-        if (!isRetryable(error) || attempt + 1 >= attempts) throw error;
+        if (!isRetryable(error) || attempt >= attempts) throw error;
         const retryAfter = Number((error as SvcApiError).detail.retryAfter);
         const wait =
-          Number.isFinite(retryAfter) && retryAfter > 0
-            ? Math.min(retryAfter, 30) * 1000
-            : 500 * 2 ** attempt;
+          retryAfter > 0 ? Math.min(retryAfter, 30) * 1000 : 500 * 2 ** attempt * (0.8 + Math.random() * 0.4);
         onRetry?.(Math.ceil(wait / 1000));
         await sleep(wait, options.signal);
       }
     }
   }
 
-  /** Streams drafted lines for `prompt`, calling `onItem` for each as it arrives. */
+  /**
+   * Streams drafted lines (POST /elements/ai-draft), calling `onItem` for each as it arrives.
+   * Resolves with the count at the `done` event; rejects with the stream's `error` event, with a
+   * `network` error when the stream ends early, or with an AbortError when `signal` fires.
+   */
   async draft(
-    prompt: string,
-    currency: string,
-    onItem: (item: DraftItem) => void,
+    body: { prompt: string; locale: string; currency: string },
+    onItem: (item: SvcDraftItemDetail) => void,
     signal: AbortSignal,
   ): Promise<number> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.base}/elements/ai-draft`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${this.key}`,
-          'Content-Type': 'application/json',
-          Accept: 'text/event-stream',
-        },
-        body: JSON.stringify({ prompt, locale: this.locale(), currency }),
-        signal,
-      });
-    } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
-      throw new SvcApiError('network', 'Network error');
-    }
-    if (!response.ok || !response.body) throw await toError(response);
+    const response = await this.#fetch(
+      '/elements/ai-draft',
+      { method: 'POST', body, signal },
+      'text/event-stream',
+    );
     let count = 0;
     let failure: SvcApiError | undefined;
     let done = false;
     const parser = createParser({
       onEvent(event) {
+        const data = JSON.parse(event.data) as Record<string, unknown>;
         if (event.event === 'item') {
           count++;
-          onItem(JSON.parse(event.data) as DraftItem);
+          onItem(data as unknown as SvcDraftItemDetail);
         } else if (event.event === 'error') {
-          const body = JSON.parse(event.data) as { error: string; code: string };
-          failure = new SvcApiError(body.code, body.error);
+          failure = new SvcApiError(String(data.code), String(data.error));
         } else if (event.event === 'done') {
           done = true;
         }
       },
     });
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     try {
       for (;;) {
         const { value, done: ended } = await reader.read();
-        if (ended) break;
+        if (ended || done || failure) break;
         parser.feed(value);
       }
     } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
-      throw new SvcApiError('network', 'Network error', 0, { count });
+      if (signal.aborted) throw aborted();
+      throw new SvcApiError('network', String(error));
+    } finally {
+      reader.releaseLock();
     }
+    if (signal.aborted) throw aborted();
     if (failure) throw failure;
-    if (!done) throw new SvcApiError('network', 'The stream ended early', 0, { count });
+    if (!done) throw new SvcApiError('network', 'The stream ended early');
     return count;
   }
 }
 
+/** The service's flat error body as an {@link SvcApiError}. */
 async function toError(response: Response): Promise<SvcApiError> {
   const retryAfter = response.headers.get('Retry-After');
+  let body: Record<string, unknown> = {};
   try {
-    const body = (await response.json()) as { error?: string; code?: string } & Record<string, unknown>;
-    return new SvcApiError(
-      body.code ?? 'internal_error',
-      body.error ?? response.statusText,
-      response.status,
-      { ...body, retryAfter },
-    );
-  } catch {
-    return new SvcApiError(
-      response.status >= 500 ? 'service_unavailable' : 'internal_error',
-      response.statusText,
-      response.status,
-      {
-        retryAfter,
-      },
-    );
-  }
+    body = (await response.json()) as Record<string, unknown>;
+  } catch {}
+  const code =
+    typeof body.code === 'string'
+      ? body.code
+      : response.status >= 500
+        ? 'service_unavailable'
+        : 'internal_error';
+  return new SvcApiError(code, String(body.error ?? response.statusText), response.status, {
+    ...body,
+    retryAfter,
+  });
 }

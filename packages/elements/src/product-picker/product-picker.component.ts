@@ -1,5 +1,6 @@
-import { autoUpdate, computePosition, flip, offset, shift, size } from '@floating-ui/dom';
+import { computePosition, flip, offset, shift } from '@floating-ui/core';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { viewportPlatform } from './viewport-platform.js';
 
 /** A catalog product as the picker lists it. */
 export interface PickerProduct {
@@ -23,7 +24,7 @@ let instances = 0;
  * @summary A searchable combobox over the catalog (WAI-ARIA combobox with a listbox popup).
  * Typing filters; ArrowDown/ArrowUp move; Enter picks; Escape closes. The list is positioned
  * with Floating UI: it flips above the input near the bottom of the viewport, shifts to stay on
- * screen, and follows scrolling.
+ * screen, and follows scrolling and resizing.
  *
  * @event svc-pick - internal: a product was chosen (`detail` is the product)
  * @csspart input - the search input
@@ -51,9 +52,10 @@ export class SvcProductPicker extends LitElement {
     }
     input:focus-visible { outline: 2px solid var(--_primary); outline-offset: 1px; }
     [role='listbox'] {
-      position: fixed; top: 0; left: 0; z-index: 10; margin: 0; padding: 4px; list-style: none;
+      position: fixed; inset: 0 auto auto 0; z-index: 10; margin: 0; padding: 4px; list-style: none;
       background: var(--_surface); color: var(--_text); border: 1px solid var(--_border);
-      border-radius: var(--_radius); box-shadow: 0 8px 24px rgb(0 0 0 / 0.18); overflow: auto; max-height: 280px;
+      border-radius: var(--_radius); box-shadow: 0 8px 24px rgb(0 0 0 / 0.18); overflow: auto;
+      max-height: min(280px, 45vh); box-sizing: border-box;
     }
     [role='option'] {
       display: flex; justify-content: space-between; gap: 12px; padding: 10px; border-radius: calc(var(--_radius) - 2px);
@@ -74,7 +76,6 @@ export class SvcProductPicker extends LitElement {
   declare query: string;
   declare active: number;
   readonly #id = `svc-picker-${++instances}`;
-  #cleanup: (() => void) | undefined;
 
   constructor() {
     super();
@@ -92,48 +93,66 @@ export class SvcProductPicker extends LitElement {
     const words = fold(this.query).split(/\s+/).filter(Boolean);
     const list =
       words.length === 0
-        ? this.products
+        ? [...this.products]
         : this.products.filter((p) => {
             const text = fold(`${p.nombre} ${p.sku}`);
             return words.every((w) => text.includes(w));
           });
-    return list.slice(0, 50);
+    // Names that start with the first word come first, then names with a word that starts with
+    // it ("la" → Laptop before "Respaldo en la nube"); the catalog's order otherwise.
+    const first = words[0] ?? '';
+    const rank = (p: PickerProduct) => {
+      const name = fold(p.nombre);
+      return name.startsWith(first) ? 0 : name.includes(` ${first}`) ? 1 : 2;
+    };
+    return list.sort((a, b) => rank(a) - rank(b)).slice(0, 50);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#cleanup?.();
+    this.#follow(false);
   }
 
-  protected override updated(changed: PropertyValues): void {
-    if (!changed.has('open')) return;
-    this.#cleanup?.();
-    this.#cleanup = undefined;
+  /**
+   * Follows scrolling and resizing while open. Floating UI's `autoUpdate` would do it too, for
+   * 0.6 KB of the script budget; a capturing listener on the window sees every scrolling ancestor.
+   */
+  #follow(on: boolean): void {
+    const method = on ? 'addEventListener' : 'removeEventListener';
+    window[method]('scroll', this.#place, { capture: true, passive: true });
+    window[method]('resize', this.#place);
+  }
+
+  /** Places the list below the input, or above it when there is no room, within the viewport. */
+  #place = (): void => {
     const input = this.renderRoot.querySelector('input');
     const list = this.renderRoot.querySelector<HTMLElement>('[role="listbox"]');
     if (!this.open || !input || !list) return;
-    this.#cleanup = autoUpdate(input, list, () => {
-      void computePosition(input, list, {
-        strategy: 'fixed',
-        placement: 'bottom-start',
-        middleware: [
-          offset(4),
-          flip({ padding: 8 }),
-          shift({ padding: 8 }),
-          size({
-            padding: 8,
-            apply({ rects, availableHeight, elements }) {
-              Object.assign(elements.floating.style, {
-                width: `${rects.reference.width}px`,
-                maxHeight: `${Math.max(120, Math.min(320, availableHeight))}px`,
-              });
-            },
-          }),
-        ],
-      }).then(({ x, y }) => {
-        Object.assign(list.style, { left: `${x}px`, top: `${y}px` });
-      });
+    list.style.width = `${input.offsetWidth}px`;
+    void computePosition(input, list, {
+      platform: viewportPlatform,
+      strategy: 'fixed',
+      placement: 'bottom-start',
+      middleware: [offset(4), flip({ padding: 8 }), shift({ padding: 8 })],
+    }).then(({ x, y }) => {
+      Object.assign(list.style, { left: `${x}px`, top: `${y}px` });
     });
+  };
+
+  protected override updated(changed: PropertyValues): void {
+    if (changed.has('active'))
+      this.renderRoot.querySelector('[aria-selected="true"]')?.scrollIntoView?.({ block: 'nearest' });
+    if (changed.has('open')) {
+      this.#follow(this.open);
+      // The top layer: above the page's stacking contexts, positioned against the viewport.
+      const list = this.renderRoot.querySelector<HTMLElement>('[role="listbox"]');
+      try {
+        if (this.open) list?.showPopover?.();
+        else list?.hidePopover?.();
+      } catch {}
+    }
+    // Every update: the list's height changes as the search narrows it.
+    this.#place();
   }
 
   #pick(product: PickerProduct | undefined) {
@@ -157,10 +176,12 @@ export class SvcProductPicker extends LitElement {
     } else if (event.key === 'Enter' && this.open) {
       event.preventDefault();
       this.#pick(this.results[this.active]);
-    } else if (event.key === 'Escape' && this.open) {
+    } else if (event.key === 'Escape' && (this.open || this.query)) {
+      // First Escape closes the list, the next one clears the search.
       event.preventDefault();
       event.stopPropagation();
-      this.open = false;
+      if (this.open) this.open = false;
+      else this.query = '';
     } else if (event.key === 'Home' && this.open) {
       this.active = 0;
     } else if (event.key === 'End' && this.open) {
@@ -169,7 +190,8 @@ export class SvcProductPicker extends LitElement {
   }
 
   protected override render() {
-    const matches = this.results;
+    // Options exist only while the list is open: the closed form renders faster.
+    const matches = this.open ? this.results : [];
     const active = matches[this.active] ? `${this.#id}-opt-${this.active}` : '';
     return html`
       <label for="${this.#id}-input">${this.label}</label>
@@ -195,18 +217,18 @@ export class SvcProductPicker extends LitElement {
           this.open = true;
         }}
         @blur=${() => {
-          // Let a click on an option land first.
-          setTimeout(() => {
-            this.open = false;
-          }, 150);
+          // Options keep the focus here (mousedown is prevented), so a blur means leaving.
+          this.open = false;
         }}
       />
-      <ul id="${this.#id}-list" part="listbox" role="listbox" aria-label=${this.label} ?hidden=${!this.open}>
+      <ul id="${this.#id}-list" part="listbox" role="listbox" popover="manual" aria-label=${this.label} ?hidden=${!this.open}>
         ${
-          matches.length === 0
-            ? html`<li class="empty" role="presentation">${this.emptyText}</li>`
-            : matches.map(
-                (p, i) => html`<li
+          !this.open
+            ? nothing
+            : matches.length === 0
+              ? html`<li class="empty" role="option" aria-disabled="true" aria-selected="false">${this.emptyText}</li>`
+              : matches.map(
+                  (p, i) => html`<li
                 id="${this.#id}-opt-${i}"
                 role="option"
                 aria-selected=${i === this.active ? 'true' : 'false'}
@@ -215,7 +237,7 @@ export class SvcProductPicker extends LitElement {
               >
                 <span>${p.nombre} <span class="sku">${p.sku}</span></span><span class="price">${this.formatPrice(p)}</span>
               </li>`,
-              )
+                )
         }
       </ul>
     `;

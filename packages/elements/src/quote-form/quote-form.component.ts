@@ -1,101 +1,107 @@
-import { computeTotals, formatMoney, type Totals } from '@svc/core';
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { type ChangeDetail, type QuoteCreatedDetail, svcEvent } from '../events/events.js';
-import { ApiClient, type DraftItem, SvcApiError } from '../internal/api-client.js';
-import { type Locale, type Messages, messagesFor, pickLocale } from '../internal/i18n/index.js';
+import { computeTotals, formatMoney } from '@svc/core';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import {
+  type ClientFieldsState,
+  clientFields,
+  fiscalRequired,
+  type QuoteClient,
+  readClient,
+  validateClient,
+} from '../client-fields/client-fields.js';
+import { type DraftState, draftBox, idleDraft } from '../draft-box/draft-box.js';
+import type { SvcDraftItemDetail } from '../events/svc-draft-item.js';
+import { svcEvent } from '../events/svc-event.js';
+import type { SvcQuoteCreatedDetail } from '../events/svc-quote-created.js';
+import { ApiClient, SvcApiError } from '../internal/api-client.js';
+import { errorTemplate, format, type Locale, messagesFor, pickLocale } from '../internal/i18n/index.js';
+import type { View } from '../internal/view.js';
+import { type BasketLine, customLine, lineList, type QuoteLine } from '../line-list/line-list.js';
 import type { PickerProduct } from '../product-picker/product-picker.component.js';
+import {
+  type CouponState,
+  couponField,
+  type Figures,
+  idleCoupon,
+  totalsPanel,
+} from '../totals-panel/totals-panel.js';
 import styles from './quote-form.styles.js';
+
+export type { QuoteClient, QuoteLine };
 
 /** The configuration the service gives the widget (GET /elements/config). */
 export interface ElementsConfig {
   org: { nombre: string; color: string | null; logo_url: string | null; country: string };
   mode: 'test' | 'live';
   locale: string;
+  locales?: string[];
   currency: string;
   currencies: string[];
+  iva_incluido: boolean;
   default_tax_rate: number;
   terminos: string | null;
+  terminos_codigos?: string[];
   catalog: (PickerProduct & { tax_rate: number | null; fraccionable: boolean })[];
   features: { ai_draft: boolean; coupons: boolean; custom_items: boolean };
   required_client_fields: string[];
 }
 
-/** A line of the basket. */
-export interface QuoteLine {
-  descripcion: string;
-  cantidad: number;
-  precio_unitario: number;
-  producto_id?: string;
-  sku?: string;
-  unidad?: string;
-  tax_rate?: number | null;
-  fraccionable?: boolean;
-}
-
-/** The client data of the form. */
-export interface QuoteClient {
-  empresa: string;
-  email?: string;
-  contacto?: string;
-  telefono?: string;
-  rfc?: string;
-  fiscal?: {
-    country: string;
-    tax_id: string;
-    legal_name?: string;
-    regimen_fiscal?: string;
-    uso_cfdi?: string;
-    cp_fiscal?: string;
-  };
-}
-
 /** What `submit()` resolves with: the service's creation result. */
-export interface QuoteCreated extends QuoteCreatedDetail {
+export interface QuoteCreated extends SvcQuoteCreatedDetail {
   token: string;
   motivo: string | null;
   status: string;
 }
 
-type Line = QuoteLine & { key: number; fresh?: boolean };
 type Phase = 'loading' | 'error' | 'ready' | 'success';
 
 let defaultApiBase = '';
-/** Where the script-tag build was served from; the default `api-base`. */
-export const setDefaultApiBase = (base: string) => {
+/** Where the script-tag build was served from: the default `api-base`. */
+export const setDefaultApiBase = (base: string): void => {
   defaultApiBase = base;
 };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+[0-9][0-9 ()-]{5,24}$/;
 let keys = 0;
+const asError = (error: unknown) =>
+  error instanceof SvcApiError ? error : new SvcApiError('network', String(error));
 
 /**
  * @summary An embeddable quote request form: catalog picker, streamed drafting from plain words,
  * coupon, live totals with tax, client data, and a submission that becomes a quote with a folio.
  *
- * @event svc-ready - the configuration loaded and the form is ready
- * @event svc-change - the basket changed; `detail` has items, total and currency
- * @event svc-draft-item - a drafted line arrived
- * @event svc-quote-created - the quote exists; `detail` has id, folio, link_publico, needs_approval
- * @event svc-error - something failed; `detail` has code and error
+ * @event svc-ready - the configuration loaded and the form is on screen; `detail`: locale, currency
+ * @event svc-change - the basket changed; `detail`: items, total, moneda
+ * @event svc-draft-item - a drafted line arrived; `detail`: the line as the service streamed it
+ * @event svc-quote-created - the quote exists; `detail`: id, folio, link_publico, needs_approval, total, moneda
+ * @event svc-error - something failed; `detail`: code and the localized message
  *
- * @csspart base - the card around everything
+ * @csspart base - the card around everything (also carries `error` or `success` in those views)
  * @csspart header - brand name and logo
- * @csspart picker - the product search
  * @csspart draft - the "describe what you need" box
+ * @csspart picker - the product search and the custom item
+ * @csspart picker-input - the search input of the product picker
+ * @csspart picker-listbox - the popup list of the product picker
  * @csspart lines - the list of lines
+ * @csspart line - one line
  * @csspart coupon - the coupon field
  * @csspart totals - subtotal, discount, tax and total
  * @csspart client - the client fields
  * @csspart submit - the submit button
  * @csspart success - the view after the quote is created
- * @csspart error - the error view
+ * @csspart error - the view when the form cannot load
  *
  * @cssproperty --svc-color-primary - main colour (default: the merchant's brand colour)
+ * @cssproperty --svc-color-on-primary - text on the main colour (default: white)
+ * @cssproperty --svc-color-primary-text - links and outlined buttons in the main colour (default: the main colour darkened, or lightened in dark mode)
+ * @cssproperty --svc-color-text - text colour
+ * @cssproperty --svc-color-muted - secondary text colour
+ * @cssproperty --svc-color-surface - card background
+ * @cssproperty --svc-color-field - input background
+ * @cssproperty --svc-color-border - borders
+ * @cssproperty --svc-color-danger - errors
  * @cssproperty --svc-font - font family (default: inherited from the page)
- * @cssproperty --svc-radius - corner radius
- * @cssproperty --svc-spacing - base spacing
- * @cssproperty --svc-density - multiplies spacing (0.8 compact, 1.2 roomy)
+ * @cssproperty --svc-radius - corner radius (default: 10px)
+ * @cssproperty --svc-spacing - base spacing (default: 16px)
+ * @cssproperty --svc-density - multiplies spacing and control heights (0.8 compact, 1.2 roomy)
  */
 export class SvcQuoteForm extends LitElement {
   static override styles = styles;
@@ -111,46 +117,58 @@ export class SvcQuoteForm extends LitElement {
     config: { state: true },
     lines: { state: true },
     failure: { state: true },
-    draftState: { state: true },
-    couponState: { state: true },
-    serverTotals: { state: true },
-    fieldErrors: { state: true },
+    drafting: { state: true },
+    coupon: { state: true },
+    confirmed: { state: true },
+    errors: { state: true },
     submitting: { state: true },
     notice: { state: true },
     created: { state: true },
-    announcement: { state: true },
-    showFiscal: { state: true },
+    log: { state: true },
+    fiscalOpen: { state: true },
+    fiscalCountry: { state: true },
   };
 
+  /** The merchant's publishable key (`pk_live_…` or `pk_test_…`). Required. */
   declare publishableKey: string;
+  /** Base URL of the API. @defaultValue the origin of the script + `/api/v1` */
   declare apiBase: string;
+  /** `es`, `en`, `pt`, `fr` or `de`. @defaultValue the merchant's language, then the browser's */
   declare locale: string | undefined;
+  /** ISO 4217 currency among the merchant's. @defaultValue the merchant's currency */
   declare currency: string | undefined;
+  /** `light`, `dark`, or `auto` (follows the system). @defaultValue 'light' */
   declare theme: 'light' | 'dark' | 'auto';
+  /** Prefills the client fields. */
   declare cliente: QuoteClient;
+  /** Prefills the basket. */
   declare items: QuoteLine[];
-  declare phase: Phase;
-  declare config: ElementsConfig | undefined;
-  declare lines: Line[];
-  declare failure: SvcApiError | undefined;
-  declare draftState: { running: boolean; count: number; message: string; error: boolean };
-  declare couponState: { code: string; status: 'idle' | 'checking' | 'valid' | 'invalid'; reason: string };
-  declare serverTotals:
-    | { version: number; totals: Pick<Totals, 'subtotal' | 'descuento' | 'impuestos' | 'total'> }
-    | undefined;
-  declare fieldErrors: Record<string, string>;
-  declare submitting: boolean;
-  declare notice: string;
-  declare created: QuoteCreated | undefined;
-  declare announcement: string;
-  declare showFiscal: boolean;
+  /** The lines of the basket as they are now. */
+  declare lines: BasketLine[];
 
-  #client: ApiClient | undefined;
-  #draftController: AbortController | undefined;
-  #submission: { key: string; signature: string } | undefined;
+  declare protected phase: Phase;
+  declare protected config: ElementsConfig | undefined;
+  declare protected failure: SvcApiError | undefined;
+  declare protected drafting: DraftState;
+  declare protected coupon: CouponState;
+  /** The server's preview of the basket at `version`: its figures win over the local ones. */
+  declare protected confirmed: { version: number; figures: Figures } | undefined;
+  declare protected errors: Record<string, string>;
+  declare protected submitting: boolean;
+  declare protected notice: { text: string; error: boolean } | undefined;
+  declare protected created: QuoteCreated | undefined;
+  /** What the screen reader log has said (each drafted line, and outcomes). */
+  declare protected log: string[];
+  declare protected fiscalOpen: boolean;
+  declare protected fiscalCountry: string;
+
+  #api: ApiClient | undefined;
+  #draft: AbortController | undefined;
+  #submission: { key: string; body: string } | undefined;
+  #pending: Promise<QuoteCreated> | undefined;
   #version = 0;
-  #previewTimer: ReturnType<typeof setTimeout> | undefined;
-  #pendingSubmit: Promise<QuoteCreated> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #loads = 0;
 
   constructor() {
     super();
@@ -159,15 +177,15 @@ export class SvcQuoteForm extends LitElement {
     this.theme = 'light';
     this.cliente = { empresa: '' };
     this.items = [];
-    this.phase = 'loading';
     this.lines = [];
-    this.draftState = { running: false, count: 0, message: '', error: false };
-    this.couponState = { code: '', status: 'idle', reason: '' };
-    this.fieldErrors = {};
+    this.phase = 'loading';
+    this.drafting = idleDraft;
+    this.coupon = idleCoupon;
+    this.errors = {};
     this.submitting = false;
-    this.notice = '';
-    this.announcement = '';
-    this.showFiscal = false;
+    this.log = [];
+    this.fiscalOpen = false;
+    this.fiscalCountry = '';
   }
 
   /** The language in use: the attribute, else the merchant's, else the browser's. */
@@ -179,161 +197,191 @@ export class SvcQuoteForm extends LitElement {
     );
   }
 
-  get #t(): Messages {
-    return messagesFor(this.activeLocale);
-  }
-
-  get #currency(): string {
+  /** The document currency: the `currency` attribute when the merchant quotes in it. */
+  get activeCurrency(): string {
+    const config = this.config;
     const wanted = this.currency?.toUpperCase();
-    return wanted && this.config?.currencies.includes(wanted) ? wanted : (this.config?.currency ?? 'MXN');
+    // Catalog prices come in the merchant's currency; another one needs the server to price them.
+    return wanted && config?.currencies.includes(wanted) && config.catalog.every((p) => p.moneda === wanted)
+      ? wanted
+      : (config?.currency ?? 'MXN');
   }
 
-  #money(amount: number): string {
-    return formatMoney(amount, this.#currency, `${this.activeLocale}-${this.config?.org.country ?? 'MX'}`);
+  /** Whether the totals on screen are the server's preview of the current basket. */
+  get totalsConfirmed(): boolean {
+    return this.confirmed?.version === this.#version;
+  }
+
+  get #view(): View {
+    const locale = this.activeLocale;
+    const region = `${locale}-${this.config?.org.country ?? 'MX'}`;
+    return {
+      t: messagesFor(locale),
+      locale,
+      money: (amount) => formatMoney(amount, this.activeCurrency, region),
+      number: (value) => new Intl.NumberFormat(region).format(value),
+      say: (template, values) => format(locale, template, values),
+    };
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.#load();
+    // Moved back into the page after a failed load: try again (the first load waits for the
+    // first update, so attributes set right after insertion count).
+    if (this.hasUpdated && this.phase === 'error') void this.#load();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#draftController?.abort();
+    this.#draft?.abort();
+    clearTimeout(this.#timer);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // The first update, and a new key or API base later (the error view's retry uses them too).
+    if (changed.has('publishableKey') || changed.has('apiBase')) void this.#load();
     if (changed.has('items') && this.items.length > 0) {
       this.lines = this.items.map((item) => ({ ...item, key: ++keys }));
       this.#changed();
     }
-    if (
-      (changed.has('publishableKey') || changed.has('apiBase')) &&
-      changed.get('publishableKey') !== undefined
-    ) {
-      void this.#load();
-    }
   }
 
   async #load(): Promise<void> {
+    const load = ++this.#loads;
     this.phase = 'loading';
     const base = (this.apiBase || defaultApiBase || `${location.origin}/api/v1`).replace(/\/+$/, '');
-    this.#client = new ApiClient(base, this.publishableKey, () => this.activeLocale);
+    const api = new ApiClient(base, this.publishableKey, () => this.activeLocale);
+    this.#api = api;
     try {
       if (!this.publishableKey) throw new SvcApiError('missing_key', 'publishable-key is missing');
-      const { data } = await this.#client.send<ElementsConfig>('/elements/config');
+      const data = await api.send<ElementsConfig>('/elements/config');
+      if (load !== this.#loads) return;
       this.config = data;
       if (data.org.color) this.style.setProperty('--svc-brand', data.org.color);
+      this.fiscalCountry ||= (this.cliente.fiscal?.country ?? data.org.country ?? '').toUpperCase();
       this.phase = 'ready';
       await this.updateComplete;
-      this.dispatchEvent(svcEvent('svc-ready', { locale: this.activeLocale, currency: this.#currency }));
+      this.dispatchEvent(svcEvent('svc-ready', { locale: this.activeLocale, currency: this.activeCurrency }));
+      if (this.lines.length > 0) this.#changed();
     } catch (error) {
-      this.failure = error instanceof SvcApiError ? error : new SvcApiError('network', String(error));
+      let failure = asError(error);
+      if (failure.code === 'network' && (await api.answers('/elements/config')))
+        failure = new SvcApiError('origin_not_allowed', 'This origin is not allowed for the key');
+      if (load !== this.#loads) return;
+      this.failure = failure;
       this.phase = 'error';
-      this.#emitError(this.failure);
+      this.#emitError(failure);
     }
   }
 
-  #emitError(error: SvcApiError) {
+  #emitError(error: SvcApiError): void {
     this.dispatchEvent(svcEvent('svc-error', { code: error.code, error: this.#describe(error) }));
   }
 
+  /** The error in the person's language. */
   #describe(error: SvcApiError): string {
-    const t = this.#t;
-    if (error.code === 'invalid_request' && typeof error.detail.reason === 'string') {
-      return t.couponReasons[error.detail.reason] ?? error.message;
-    }
-    const template = t.errors[error.code] ?? t.errors.internal_error!;
-    return template.replace('{detail}', error.message);
+    const { t, say } = this.#view;
+    const reason = error.detail.reason;
+    if (typeof reason === 'string' && t.couponReasons[reason]) return t.couponReasons[reason];
+    return say(errorTemplate(t, error.code), { detail: error.message });
   }
 
-  /** Local totals from `@svc/core`; the server's preview replaces them when it answers. */
-  get totals(): Pick<Totals, 'subtotal' | 'descuento' | 'impuestos' | 'total'> {
-    if (this.serverTotals && this.serverTotals.version === this.#version) return this.serverTotals.totals;
+  /** The figures on screen: the server's preview when it matches the basket, else computed here. */
+  get #figures(): Figures {
+    if (this.confirmed && this.totalsConfirmed) return this.confirmed.figures;
     return computeTotals({
-      currency: this.#currency,
+      currency: this.activeCurrency,
       default_tax_rate: this.config?.default_tax_rate ?? 0,
+      iva_incluido: this.config?.iva_incluido ?? false,
       lines: this.lines.map((l) => ({
-        cantidad: l.cantidad || 0,
+        cantidad: l.cantidad,
         precio_unitario: l.precio_unitario,
         tax_rate: l.tax_rate ?? null,
       })),
-      // A coupon's value is only known to the server: until its preview answers, no discount shows.
+      // A coupon's value is known to the server only: its discount shows once the preview answers.
       discount: null,
     });
   }
 
   #requestItems() {
-    return this.lines
-      .filter((l) => l.cantidad > 0)
-      .map((l) => ({
-        descripcion: l.descripcion,
-        cantidad: l.cantidad,
-        precio_unitario: l.precio_unitario,
-        ...(l.producto_id ? { producto_id: l.producto_id } : {}),
-      }));
+    return this.lines.map((l) => ({
+      descripcion: l.descripcion,
+      cantidad: l.cantidad,
+      precio_unitario: l.precio_unitario,
+      ...(l.producto_id ? { producto_id: l.producto_id } : {}),
+    }));
   }
 
-  /** Something in the basket changed: tell the page, and reconcile totals with the server soon. */
-  #changed() {
+  /** The basket changed: tell the page, and have the server confirm the totals shortly. */
+  #changed(): void {
     this.#version++;
-    const detail: ChangeDetail = {
-      items: this.#requestItems(),
-      total: this.totals.total,
-      moneda: this.#currency,
-    };
-    this.dispatchEvent(svcEvent('svc-change', detail));
-    clearTimeout(this.#previewTimer);
-    this.#previewTimer = setTimeout(() => void this.#preview(), 250);
+    if (this.errors.lines && this.lines.length > 0) this.errors = { ...this.errors, lines: '' };
+    this.dispatchEvent(
+      svcEvent('svc-change', {
+        items: this.#requestItems(),
+        total: this.#figures.total,
+        moneda: this.activeCurrency,
+      }),
+    );
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#preview(), 200);
   }
 
   async #preview(): Promise<void> {
-    if (!this.#client || this.phase !== 'ready') return;
+    const api = this.#api;
+    if (!api || this.phase !== 'ready') return;
     const items = this.#requestItems();
-    const code = this.couponState.code.trim();
+    const code = this.coupon.code;
+    const version = this.#version;
     if (items.length === 0) {
-      this.serverTotals = undefined;
+      if (code) this.coupon = { code, status: 'idle', reason: '' };
       return;
     }
-    const version = this.#version;
-    if (code) this.couponState = { ...this.couponState, status: 'checking' };
     try {
-      const { data } = await this.#client.send<
-        Totals & { cupon: { valid: boolean; reason: string | null } | null }
+      const data = await api.send<
+        Figures & { cupon: { code: string; valid: boolean; reason: string | null } | null }
       >('/elements/preview', {
         method: 'POST',
-        body: { items, base_currency: this.#currency, ...(code ? { cupon: code } : {}) },
+        body: {
+          items,
+          base_currency: this.activeCurrency,
+          ...(this.config?.iva_incluido ? { iva_incluido: true } : {}),
+          ...(code ? { cupon: code } : {}),
+        },
       });
-      if (version !== this.#version) return;
-      this.serverTotals = { version, totals: data };
+      if (version !== this.#version || code !== this.coupon.code) return;
+      this.confirmed = { version, figures: data };
       if (code && data.cupon) {
-        this.couponState = {
+        this.coupon = {
           code,
           status: data.cupon.valid ? 'valid' : 'invalid',
           reason: data.cupon.reason ?? '',
         };
       }
     } catch (error) {
-      if (code) this.couponState = { code, status: 'invalid', reason: '' };
-      if (error instanceof SvcApiError && error.code === 'rate_limited') this.notice = this.#describe(error);
+      if (code && code === this.coupon.code)
+        this.coupon = { code, status: 'invalid', reason: this.#describe(asError(error)) };
     }
   }
 
-  #addLine(line: QuoteLine, fresh = false) {
-    const existing = line.producto_id
-      ? this.lines.find((l) => l.producto_id === line.producto_id)
-      : undefined;
-    if (existing) {
-      this.lines = this.lines.map((l) =>
-        l === existing ? { ...l, cantidad: l.cantidad + line.cantidad, fresh } : l,
-      );
-    } else {
-      this.lines = [...this.lines, { ...line, key: ++keys, fresh }];
-    }
+  #applyCoupon(code: string): void {
+    this.coupon = { code, status: code && this.lines.length ? 'checking' : 'idle', reason: '' };
     this.#changed();
   }
 
-  #pick(product: ElementsConfig['catalog'][number]) {
+  #addLine(line: QuoteLine, fresh = false): void {
+    const same = line.producto_id ? this.lines.find((l) => l.producto_id === line.producto_id) : undefined;
+    this.lines = same
+      ? this.lines.map((l) => (l === same ? { ...l, cantidad: l.cantidad + line.cantidad, fresh } : l))
+      : [...this.lines, { ...line, key: ++keys, fresh }];
+    this.#changed();
+  }
+
+  #say(message: string): void {
+    this.log = [...this.log.slice(-4), message];
+  }
+
+  #pick(product: ElementsConfig['catalog'][number]): void {
     this.#addLine({
       descripcion: product.nombre,
       cantidad: 1,
@@ -344,22 +392,33 @@ export class SvcQuoteForm extends LitElement {
       tax_rate: product.tax_rate,
       fraccionable: product.fraccionable,
     });
-    this.announcement = this.#t.draftAdded('1', product.nombre);
+    const view = this.#view;
+    this.#say(view.say(view.t.draftAdded, { q: '1', name: product.nombre }));
   }
 
-  /** Streams drafted lines for `text` into the basket; resolves with how many arrived. */
+  /**
+   * Streams drafted lines for `text` into the basket, as the "describe what you need" box does.
+   * Resolves with how many lines arrived (also when stopped or cut off: those lines stay).
+   * @param text - what the client needs, in their words (up to 2000 characters)
+   */
   async draft(text: string): Promise<number> {
-    if (!this.#client || !this.config || this.draftState.running || !text.trim()) return 0;
-    const t = this.#t;
+    const api = this.#api;
+    const config = this.config;
+    if (!api || !config || this.phase !== 'ready' || this.drafting.running || !text.trim()) return 0;
+    const box = this.renderRoot.querySelector<HTMLTextAreaElement>('#svc-draft');
+    if (box && box.value !== text) box.value = text;
+    const view = this.#view;
+    const { t, say } = view;
     const controller = new AbortController();
-    this.#draftController = controller;
-    this.draftState = { running: true, count: 0, message: t.drafting(0), error: false };
-    const byId = new Map(this.config.catalog.map((p) => [p.id, p]));
+    this.#draft = controller;
+    let count = 0;
+    this.drafting = { running: true, count, message: say(t.drafting, { n: 0 }), error: false };
+    const products = new Map(config.catalog.map((p) => [p.id, p]));
     try {
-      const count = await this.#client.draft(
-        text,
-        this.#currency,
-        (item: DraftItem) => {
+      await api.draft(
+        { prompt: text.slice(0, 2000), locale: this.activeLocale, currency: this.activeCurrency },
+        (item: SvcDraftItemDetail) => {
+          count++;
           this.#addLine(
             {
               descripcion: item.descripcion,
@@ -369,143 +428,111 @@ export class SvcQuoteForm extends LitElement {
               sku: item.sku,
               unidad: item.unidad,
               tax_rate: item.tax_rate,
-              fraccionable: byId.get(item.producto_id)?.fraccionable ?? false,
+              fraccionable: products.get(item.producto_id)?.fraccionable ?? false,
             },
             true,
           );
-          const n = this.draftState.count + 1;
-          this.draftState = { running: true, count: n, message: t.drafting(n), error: false };
-          this.announcement = t.draftAdded(this.#number(item.cantidad), item.descripcion);
-          this.dispatchEvent(
-            svcEvent('svc-draft-item', {
-              sku: item.sku,
-              cantidad: item.cantidad,
-              descripcion: item.descripcion,
-            }),
-          );
+          this.drafting = { running: true, count, message: say(t.drafting, { n: count }), error: false };
+          this.#say(say(t.draftAdded, { q: view.number(item.cantidad), name: item.descripcion }));
+          this.dispatchEvent(svcEvent('svc-draft-item', item));
         },
         controller.signal,
       );
-      this.draftState = {
+      this.drafting = {
         running: false,
         count,
-        message: count === 0 ? t.draftNothing : t.drafted(count),
+        message: count ? say(t.drafted, { n: count }) : t.draftNothing,
         error: false,
       };
-      return count;
     } catch (error) {
-      const count = this.draftState.count;
       if ((error as Error).name === 'AbortError') {
-        this.draftState = { running: false, count, message: t.draftStopped(count), error: false };
-        return count;
+        this.drafting = { running: false, count, message: say(t.draftStopped, { n: count }), error: false };
+      } else {
+        const failure = asError(error);
+        const reason = this.#describe(failure);
+        this.drafting = {
+          running: false,
+          count,
+          message: count ? `${say(t.draftFailed, { n: count })} ${reason}` : reason,
+          error: true,
+        };
+        this.#emitError(failure);
       }
-      const failure = error instanceof SvcApiError ? error : new SvcApiError('network', String(error));
-      const message =
-        count > 0 ? `${t.draftFailed(count)} ${this.#describe(failure)}` : this.#describe(failure);
-      this.draftState = { running: false, count, message, error: true };
-      this.#emitError(failure);
-      return count;
     } finally {
-      this.announcement = this.draftState.message;
-      if (this.#draftController === controller) this.#draftController = undefined;
+      if (this.#draft === controller) this.#draft = undefined;
     }
+    this.#say(this.drafting.message);
+    return count;
   }
 
   /** Stops a running draft; the lines already received stay. */
   stopDraft(): void {
-    this.#draftController?.abort();
-  }
-
-  #number(n: number): string {
-    return new Intl.NumberFormat(this.activeLocale).format(n);
-  }
-
-  #readClient(): QuoteClient {
-    const form = this.renderRoot.querySelector('form');
-    const value = (name: string) =>
-      ((form?.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '').trim();
-    const client: QuoteClient = { empresa: value('empresa') };
-    for (const name of ['email', 'contacto', 'telefono'] as const)
-      if (value(name)) client[name] = value(name);
-    if (this.showFiscal && (value('country') || value('tax_id'))) {
-      const fiscal: NonNullable<QuoteClient['fiscal']> = {
-        country: value('country').toUpperCase(),
-        tax_id: value('tax_id'),
-      };
-      for (const name of ['legal_name', 'regimen_fiscal', 'uso_cfdi', 'cp_fiscal'] as const)
-        if (value(name)) fiscal[name] = value(name);
-      client.fiscal = fiscal;
-    }
-    return client;
-  }
-
-  #validate(client: QuoteClient): Record<string, string> {
-    const t = this.#t;
-    const errors: Record<string, string> = {};
-    const required = new Set(['empresa', ...(this.config?.required_client_fields ?? [])]);
-    for (const name of required) {
-      if (!(client as unknown as Record<string, string | undefined>)[name]) errors[name] = t.required;
-    }
-    if (client.email && !EMAIL.test(client.email)) errors.email = t.invalidEmail;
-    if (client.telefono && !PHONE.test(client.telefono)) errors.telefono = t.invalidPhone;
-    if (client.fiscal) {
-      // The shape only: the server checks the code against ISO 3166 and says so if it is wrong.
-      if (!/^[A-Z]{2}$/.test(client.fiscal.country)) errors.country = t.invalidCountry;
-      if (!client.fiscal.tax_id) errors.tax_id = t.required;
-    }
-    if (this.#requestItems().length === 0) errors.lines = t.needLines;
-    return errors;
+    this.#draft?.abort();
   }
 
   /**
    * Sends the quote request. One `Idempotency-Key` is kept for the same submission, so retries
-   * (automatic on network errors, 5xx and 429, or the user's) can never create two quotes.
-   * Resolves with the creation result; rejects with the error.
+   * (automatic on network errors, 5xx and 429, or the person's own) never create two quotes;
+   * while it runs, further calls return the same promise.
+   * @returns the creation result; rejects with an {@link SvcApiError} (code `invalid_request`
+   * when the form itself is not valid yet).
    */
   submit(): Promise<QuoteCreated> {
-    if (this.#pendingSubmit) return this.#pendingSubmit;
-    this.#pendingSubmit = this.#submit().finally(() => {
-      this.#pendingSubmit = undefined;
+    this.#pending ??= this.#submit().finally(() => {
+      this.#pending = undefined;
     });
-    return this.#pendingSubmit;
+    return this.#pending;
   }
 
   async #submit(): Promise<QuoteCreated> {
-    if (!this.#client || !this.config) throw new SvcApiError('service_unavailable', 'The form is not ready');
-    const client = { ...this.cliente, ...this.#readClient() };
-    const errors = this.#validate(client);
-    this.fieldErrors = errors;
-    if (Object.keys(errors).length > 0) {
-      await this.updateComplete;
-      const first = Object.keys(errors)[0];
-      this.renderRoot.querySelector<HTMLElement>(`[name="${first}"], #svc-lines-error`)?.focus();
-      throw new SvcApiError('invalid_request', Object.values(errors)[0]!);
+    const api = this.#api;
+    if (!api || !this.config || this.phase !== 'ready') {
+      throw new SvcApiError('service_unavailable', 'The form is not ready');
     }
-    const code = this.couponState.code.trim();
+    const view = this.#view;
+    const { t } = view;
+    const required = this.config.required_client_fields;
+    const fiscalOpen =
+      fiscalRequired(required) ||
+      !!this.renderRoot.querySelector<HTMLDetailsElement>('[part="client"] details')?.open;
+    const cliente = readClient(this.renderRoot, fiscalOpen);
+    const errors = validateClient(view, cliente, required);
+    if (this.lines.length === 0) errors.lines = t.needLines;
+    this.errors = errors;
+    this.notice = undefined;
+    const invalid = Object.keys(errors);
+    if (invalid.length > 0) {
+      await this.updateComplete;
+      const first = invalid[0] === 'lines' ? '#svc-lines-empty' : `[name="${invalid[0]}"]`;
+      this.renderRoot.querySelector<HTMLElement>(first)?.focus();
+      throw new SvcApiError('invalid_request', `${invalid[0]}: ${errors[invalid[0]!]}`);
+    }
+    const code = this.coupon.code;
     const body = {
       items: this.#requestItems(),
-      cliente: client,
-      base_currency: this.#currency,
+      cliente,
+      base_currency: this.activeCurrency,
+      ...(this.config.iva_incluido ? { iva_incluido: true } : {}),
       ...(code ? { cupon: code } : {}),
     };
     const signature = JSON.stringify(body);
-    if (!this.#submission || this.#submission.signature !== signature) {
-      this.#submission = { key: crypto.randomUUID(), signature };
-    }
+    if (this.#submission?.body !== signature)
+      this.#submission = { key: crypto.randomUUID(), body: signature };
+    const { key } = this.#submission;
     this.submitting = true;
-    this.notice = this.#t.submitting;
+    this.notice = { text: t.submitting, error: false };
     try {
-      const result = await this.#client.sendWithRetry<QuoteCreated>(
+      const result = await api.sendWithRetry<QuoteCreated>(
         '/cotizaciones',
-        { method: 'POST', body, headers: { 'Idempotency-Key': this.#submission.key } },
+        { method: 'POST', body, headers: { 'Idempotency-Key': key } },
         (seconds) => {
-          this.notice = this.#t.retrying(seconds);
+          this.notice = { text: view.say(t.retrying, { n: seconds }), error: false };
         },
       );
+      this.#submission = undefined;
       this.created = result;
       this.phase = 'success';
-      this.notice = '';
-      this.#submission = undefined;
+      this.notice = undefined;
       this.dispatchEvent(
         svcEvent('svc-quote-created', {
           id: result.id,
@@ -516,10 +543,16 @@ export class SvcQuoteForm extends LitElement {
           moneda: result.moneda,
         }),
       );
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('[part~="success"] h2')?.focus();
       return result;
     } catch (error) {
-      const failure = error instanceof SvcApiError ? error : new SvcApiError('network', String(error));
-      this.notice = this.#describe(failure);
+      const failure = asError(error);
+      // A reused key means the stored request differs: the next attempt is a new submission.
+      if (failure.code === 'idempotency_key_reused') this.#submission = undefined;
+      if (failure.detail.reason)
+        this.coupon = { code, status: 'invalid', reason: String(failure.detail.reason) };
+      this.notice = { text: this.#describe(failure), error: true };
       this.#emitError(failure);
       throw failure;
     } finally {
@@ -527,283 +560,133 @@ export class SvcQuoteForm extends LitElement {
     }
   }
 
-  /** Empties the form for a new quote (configuration kept). */
+  /** Empties the form for a new quote; the configuration stays. */
   reset(): void {
     this.stopDraft();
     this.lines = [];
-    this.couponState = { code: '', status: 'idle', reason: '' };
-    this.serverTotals = undefined;
-    this.fieldErrors = {};
+    this.coupon = idleCoupon;
+    this.confirmed = undefined;
+    this.errors = {};
     this.created = undefined;
-    this.notice = '';
-    this.draftState = { running: false, count: 0, message: '', error: false };
+    this.notice = undefined;
+    this.drafting = idleDraft;
+    this.log = [];
     this.#submission = undefined;
-    this.renderRoot.querySelector('form')?.reset();
+    // Back to the prefilled client (or empty): the fields are not bound to state while typed in.
+    const prefill = { ...this.cliente, ...this.cliente.fiscal } as unknown as Record<
+      string,
+      string | undefined
+    >;
+    for (const input of this.renderRoot.querySelectorAll?.<HTMLInputElement>('input, textarea') ?? [])
+      if (input.name !== 'country') input.value = prefill[input.name] ?? '';
     if (this.phase === 'success') this.phase = 'ready';
     this.#changed();
   }
 
-  protected override render() {
-    const t = this.#t;
+  protected override render(): TemplateResult {
+    const view = this.#view;
+    const { t } = view;
     if (this.phase === 'loading') {
-      return html`<div class="base" part="base" aria-busy="true">
+      return html`<div class="base" part="base" aria-busy="true" lang=${view.locale}>
         <p class="sr-only" role="status">${t.loading}</p>
-        <div class="skeleton" aria-hidden="true"><span class="short"></span><span></span><span></span><span class="tall"></span></div>
+        <div class="skeleton" aria-hidden="true"><span class="short"></span><span></span><span class="tall"></span><span></span><span class="short end"></span></div>
       </div>`;
     }
-    if (this.phase === 'error' || !this.config) {
-      const failure = this.failure ?? new SvcApiError('network', '');
-      return html`<div class="base" part="base error" role="alert">
-        <p>${failure.code === 'network' ? `${t.unreachable} ${t.errors.network}` : this.#describe(failure)}</p>
-        <div><button class="primary" @click=${() => void this.#load()}>${t.retry}</button></div>
+    const config = this.config;
+    if (this.phase === 'error' || !config) {
+      return html`<div class="base" part="base error" role="alert" lang=${view.locale}>
+        <p>${this.#describe(this.failure ?? new SvcApiError('network', ''))}</p>
+        <div><button type="button" class="primary" @click=${() => void this.#load()}>${t.retry}</button></div>
       </div>`;
     }
-    if (this.phase === 'success' && this.created) return this.#renderSuccess();
-    return html`<form class="base" part="base" novalidate lang=${this.activeLocale} @submit=${(e: Event) => {
-      e.preventDefault();
-      void this.submit().catch(() => {});
-    }}>
-      ${this.#renderHeader()}
-      <p class="sr-only" role="status" aria-live="polite">${this.announcement}</p>
-      ${this.config.features.ai_draft ? this.#renderDraft() : nothing}
-      <div part="picker">
+    if (this.phase === 'success' && this.created) return this.#success(view, this.created);
+    const figures = this.#figures;
+    const client: ClientFieldsState = {
+      cliente: this.cliente,
+      errors: this.errors,
+      required: config.required_client_fields,
+      fiscalOpen: this.fiscalOpen,
+      country: this.fiscalCountry,
+    };
+    return html`<form class="base" part="base" novalidate lang=${view.locale}
+      @submit=${(e: Event) => {
+        e.preventDefault();
+        void this.submit().catch(() => {});
+      }}
+      @keydown=${(e: KeyboardEvent) => {
+        if (e.key === 'Escape' && this.drafting.running) this.stopDraft();
+      }}>
+      <header part="header">
+        ${config.org.logo_url ? html`<img src=${config.org.logo_url} alt="" />` : nothing}
+        <h2>${config.org.nombre}</h2>
+      </header>
+      <div class="sr-only" role="log" aria-live="polite">${this.log.map((line) => html`<p>${line}</p>`)}</div>
+      ${
+        config.features.ai_draft
+          ? draftBox(view, this.drafting, {
+              start: (text) => void this.draft(text),
+              stop: () => this.stopDraft(),
+            })
+          : nothing
+      }
+      <div part="picker" class="field">
         <svc-product-picker
-          .products=${this.config.catalog}
+          exportparts="input: picker-input, listbox: picker-listbox"
+          .products=${config.catalog}
           .label=${t.pickerLabel}
           .placeholder=${t.pickerPlaceholder}
           .emptyText=${t.noMatches}
-          .formatPrice=${(p: PickerProduct) => this.#money(p.precio_lista)}
-          @svc-pick=${(e: CustomEvent) => this.#pick(e.detail)}
+          .formatPrice=${(p: PickerProduct) => view.money(p.precio_lista)}
+          @svc-pick=${(e: CustomEvent<ElementsConfig['catalog'][number]>) => this.#pick(e.detail)}
         ></svc-product-picker>
-        ${this.config.features.custom_items ? this.#renderCustom() : nothing}
+        ${config.features.custom_items ? customLine(view, (line) => this.#addLine(line)) : nothing}
       </div>
-      ${this.#renderLines()}
-      ${this.config.features.coupons ? this.#renderCoupon() : nothing}
-      ${this.#renderTotals()}
-      ${this.#renderClient()}
-      ${this.notice ? html`<p class="status ${this.submitting ? '' : 'error'}" role="status">${this.notice}</p>` : nothing}
-      <button class="primary" part="submit" type="submit" ?disabled=${this.submitting} aria-busy=${this.submitting ? 'true' : 'false'}>
-        ${this.submitting ? t.submitting : t.submit}
-      </button>
+      ${lineList(view, this.lines, this.errors.lines, {
+        quantity: (key, cantidad) => {
+          this.lines = this.lines.map((l) => (l.key === key ? { ...l, cantidad, fresh: false } : l));
+          this.#changed();
+        },
+        remove: (key) => {
+          this.lines = this.lines.filter((l) => l.key !== key);
+          this.#changed();
+        },
+      })}
+      ${config.features.coupons ? couponField(view, this.coupon, figures.descuento, (code) => this.#applyCoupon(code)) : nothing}
+      ${totalsPanel(view, figures, this.lines.length > 0 && !this.totalsConfirmed)}
+      ${config.terminos ? html`<p class="muted small">${config.terminos}</p>` : nothing}
+      ${clientFields(view, client, {
+        toggleFiscal: (open) => {
+          this.fiscalOpen = open;
+        },
+        country: (code) => {
+          this.fiscalCountry = code;
+        },
+        edited: (name) => {
+          this.errors = { ...this.errors, [name]: '' };
+        },
+      })}
+      <div class="actions">
+        <div class="notice ${this.notice?.error ? 'error' : ''}" role=${this.notice?.error ? 'alert' : 'status'}>${this.notice?.text ?? ''}</div>
+        <button class="primary submit" part="submit" type="submit" ?disabled=${this.submitting} aria-busy=${this.submitting ? 'true' : 'false'}>
+          ${this.submitting ? t.submitting : t.submit}
+        </button>
+      </div>
     </form>`;
   }
 
-  #renderHeader() {
-    const org = this.config!.org;
-    return html`<header part="header">
-      ${org.logo_url ? html`<img src=${org.logo_url} alt="" />` : nothing}
-      <h2>${org.nombre}</h2>
-    </header>`;
-  }
-
-  #renderDraft() {
-    const t = this.#t;
-    const state = this.draftState;
-    return html`<div part="draft" class="field" @keydown=${(e: KeyboardEvent) => {
-      if (e.key === 'Escape' && state.running) {
-        e.preventDefault();
-        this.stopDraft();
-      }
-    }}>
-      <label for="svc-draft">${t.draftLabel}</label>
-      <textarea id="svc-draft" maxlength="2000" placeholder=${t.draftPlaceholder} ?disabled=${state.running}></textarea>
-      <div class="row">
-        ${
-          state.running
-            ? html`<button type="button" @click=${() => this.stopDraft()}>${t.stop}</button>`
-            : html`<button type="button" @click=${() => {
-                const text = this.renderRoot.querySelector<HTMLTextAreaElement>('#svc-draft')?.value ?? '';
-                void this.draft(text);
-              }}>${t.draftButton}</button>`
-        }
-        ${
-          state.message
-            ? html`<span class=${state.error ? 'error-text' : 'muted'} role=${state.error ? 'alert' : nothing}>${state.message}</span>`
-            : nothing
-        }
-      </div>
-    </div>`;
-  }
-
-  #renderCustom() {
-    const t = this.#t;
-    return html`<details>
-      <summary>${t.addCustom}</summary>
-      <div class="row">
-        <div class="field grow"><label for="svc-custom-desc">${t.customDescription}</label><input id="svc-custom-desc" maxlength="500" /></div>
-        <div class="field"><label for="svc-custom-price">${t.customPrice}</label><input id="svc-custom-price" type="number" min="0" step="0.01" inputmode="decimal" /></div>
-        <button type="button" @click=${() => {
-          const desc = this.renderRoot.querySelector<HTMLInputElement>('#svc-custom-desc');
-          const price = this.renderRoot.querySelector<HTMLInputElement>('#svc-custom-price');
-          const value = Number(price?.value);
-          if (!desc?.value.trim() || !Number.isFinite(value) || value < 0) return;
-          this.#addLine({
-            descripcion: desc.value.trim(),
-            cantidad: 1,
-            precio_unitario: value,
-            fraccionable: true,
-          });
-          desc.value = '';
-          if (price) price.value = '';
-        }}>+</button>
-      </div>
-    </details>`;
-  }
-
-  #renderLines() {
-    const t = this.#t;
-    return html`<section part="lines" aria-labelledby="svc-lines-title">
-      <h3 id="svc-lines-title">${t.linesTitle}</h3>
-      ${
-        this.lines.length === 0
-          ? html`<p class="muted" id="svc-lines-error" tabindex="-1">${t.empty}</p>`
-          : html`<ul class="lines">
-            ${this.lines.map(
-              (line) => html`<li class="line ${line.fresh ? 'new' : ''}">
-                <div>
-                  <div class="name">${line.descripcion}</div>
-                  <div class="price">${this.#money(line.precio_unitario)}${line.unidad ? ` / ${line.unidad}` : ''}</div>
-                </div>
-                <input
-                  class="qty"
-                  type="number"
-                  inputmode=${line.fraccionable ? 'decimal' : 'numeric'}
-                  min=${line.fraccionable ? '0.01' : '1'}
-                  step=${line.fraccionable ? '0.01' : '1'}
-                  aria-label="${t.quantity}: ${line.descripcion}"
-                  .value=${String(line.cantidad)}
-                  @change=${(e: Event) => {
-                    const raw = Number((e.target as HTMLInputElement).value);
-                    const cantidad = line.fraccionable ? raw : Math.round(raw);
-                    this.lines = this.lines.map((l) =>
-                      l.key === line.key
-                        ? { ...l, cantidad: cantidad > 0 ? cantidad : l.cantidad, fresh: false }
-                        : l,
-                    );
-                    this.#changed();
-                  }}
-                />
-                <span class="amount">${this.#money(line.cantidad * line.precio_unitario)}</span>
-                <button type="button" class="link" aria-label="${t.remove}: ${line.descripcion}" @click=${() => {
-                  this.lines = this.lines.filter((l) => l.key !== line.key);
-                  this.#changed();
-                }}>${t.remove}</button>
-              </li>`,
-            )}
-          </ul>`
-      }
-      ${this.fieldErrors.lines ? html`<p class="error-text" role="alert">${this.fieldErrors.lines}</p>` : nothing}
-    </section>`;
-  }
-
-  #renderCoupon() {
-    const t = this.#t;
-    const state = this.couponState;
-    const apply = () => {
-      const code = this.renderRoot.querySelector<HTMLInputElement>('#svc-coupon')?.value.trim() ?? '';
-      this.couponState = { code, status: code ? 'checking' : 'idle', reason: '' };
-      this.#changed();
-    };
-    return html`<div part="coupon" class="field">
-      <label for="svc-coupon">${t.coupon}</label>
-      <div class="row nowrap">
-        <input id="svc-coupon" class="grow" autocomplete="off" maxlength="64" aria-describedby="svc-coupon-status"
-          aria-invalid=${state.status === 'invalid' ? 'true' : 'false'}
-          @keydown=${(e: KeyboardEvent) => {
-            if (e.key === 'Enter') {
-              e.preventDefault();
-              apply();
-            }
-          }} />
-        <button type="button" @click=${apply}>${t.apply}</button>
-      </div>
-      <p id="svc-coupon-status" role="status" ?hidden=${state.status === 'idle'} class=${state.status === 'invalid' ? 'error-text' : 'muted'}>
-        ${
-          state.status === 'valid'
-            ? t.couponApplied(state.code.toUpperCase(), this.#money(this.totals.descuento))
-            : state.status === 'invalid'
-              ? (t.couponReasons[state.reason] ?? t.couponReasons.not_found)
-              : ''
-        }
-      </p>
-    </div>`;
-  }
-
-  #renderTotals() {
-    const t = this.#t;
-    const totals = this.totals;
-    return html`<dl class="totals" part="totals" aria-live="polite">
-      <dt>${t.subtotal}</dt><dd>${this.#money(totals.subtotal)}</dd>
-      ${totals.descuento > 0 ? html`<dt>${t.discount}</dt><dd>−${this.#money(totals.descuento)}</dd>` : nothing}
-      <dt>${t.tax}</dt><dd>${this.#money(totals.impuestos)}</dd>
-      <dt class="grand">${t.total}</dt><dd class="grand">${this.#money(totals.total)}</dd>
-    </dl>
-    ${this.config?.terminos ? html`<p class="muted">${this.config.terminos}</p>` : nothing}`;
-  }
-
-  #field(
-    name: string,
-    options: {
-      type?: string;
-      autocomplete?: string;
-      required?: boolean;
-      value?: string;
-      inputmode?: string;
-    } = {},
-  ) {
-    const t = this.#t;
-    const error = this.fieldErrors[name];
-    const required =
-      options.required ?? (name === 'empresa' || (this.config?.required_client_fields ?? []).includes(name));
-    return html`<div class="field">
-      <label for="svc-f-${name}">${t.fields[name]}${required ? ' *' : ''}</label>
-      <input id="svc-f-${name}" name=${name} type=${options.type ?? 'text'} autocomplete=${options.autocomplete ?? 'off'}
-        inputmode=${options.inputmode ?? nothing}
-        ?required=${required} aria-required=${required ? 'true' : 'false'} aria-invalid=${error ? 'true' : 'false'}
-        aria-describedby=${error ? `svc-e-${name}` : nothing} .value=${options.value ?? ''}
-        @input=${() => {
-          if (this.fieldErrors[name]) this.fieldErrors = { ...this.fieldErrors, [name]: '' };
-        }} />
-      ${error ? html`<span id="svc-e-${name}" class="error-text">${error}</span>` : nothing}
-    </div>`;
-  }
-
-  #renderClient() {
-    const t = this.#t;
-    const c = this.cliente;
-    const mexican = (this.config?.org.country ?? '') === 'MX';
-    return html`<fieldset part="client" class="plain">
-      <legend><h3>${t.clientTitle}</h3></legend>
-      <div class="grid2">
-        ${this.#field('empresa', { autocomplete: 'organization', value: c.empresa })}
-        ${this.#field('contacto', { autocomplete: 'name', value: c.contacto ?? '' })}
-        ${this.#field('email', { type: 'email', autocomplete: 'email', value: c.email ?? '' })}
-        ${this.#field('telefono', { type: 'tel', autocomplete: 'tel', value: c.telefono ?? '' })}
-      </div>
-      <details ?open=${this.showFiscal} @toggle=${(e: Event) => {
-        this.showFiscal = (e.target as HTMLDetailsElement).open;
-      }}>
-        <summary>${t.fiscalToggle}</summary>
-        <div class="grid2">
-          ${this.#field('country', { autocomplete: 'country', value: c.fiscal?.country ?? this.config?.org.country ?? '', required: false })}
-          ${this.#field('tax_id', { value: c.fiscal?.tax_id ?? c.rfc ?? '', required: false })}
-          ${this.#field('legal_name', { value: c.fiscal?.legal_name ?? '', required: false })}
-          ${mexican ? this.#field('regimen_fiscal', { value: c.fiscal?.regimen_fiscal ?? '', required: false, inputmode: 'numeric' }) : nothing}
-          ${mexican ? this.#field('uso_cfdi', { value: c.fiscal?.uso_cfdi ?? '', required: false }) : nothing}
-          ${mexican ? this.#field('cp_fiscal', { value: c.fiscal?.cp_fiscal ?? '', required: false, inputmode: 'numeric' }) : nothing}
-        </div>
-      </details>
-    </fieldset>`;
-  }
-
-  #renderSuccess() {
-    const t = this.#t;
-    const created = this.created!;
-    return html`<div class="base success" part="base success" role="status">
-      <h2>${t.successTitle}</h2>
-      <p>${t.successText(created.folio, formatMoney(created.total, created.moneda, `${this.activeLocale}-${this.config?.org.country ?? 'MX'}`))}</p>
+  #success(view: View, created: QuoteCreated): TemplateResult {
+    const { t } = view;
+    const total = formatMoney(
+      created.total,
+      created.moneda,
+      `${view.locale}-${this.config?.org.country ?? 'MX'}`,
+    );
+    return html`<div class="base success" part="base success" lang=${view.locale}>
+      <span class="check" aria-hidden="true">✓</span>
+      <h2 tabindex="-1">${t.successTitle}</h2>
+      <p>${view.say(t.successText, { folio: created.folio, total })}</p>
       ${created.needs_approval ? html`<p class="muted">${t.awaitingApproval}</p>` : nothing}
-      <a href=${created.link_publico} target="_blank" rel="noopener">${t.viewQuote}</a>
+      <a class="button primary" href=${created.link_publico} target="_blank" rel="noopener">${t.viewQuote}</a>
       <button type="button" @click=${() => this.reset()}>${t.newQuote}</button>
     </div>`;
   }

@@ -13,7 +13,10 @@ export type Locale = (typeof LOCALES)[number];
 
 const ALL: Record<Locale, Messages> = { es, en, pt, fr, de };
 
-/** The first supported language among `candidates` (tags like `pt-BR`), else Spanish. */
+/**
+ * The first supported language among `candidates` (tags like `pt-BR`), else Spanish.
+ * @example pickLocale(undefined, 'fr-CA') // 'fr'
+ */
 export function pickLocale(...candidates: (string | null | undefined)[]): Locale {
   for (const candidate of candidates) {
     const tag = candidate?.slice(0, 2).toLowerCase();
@@ -22,4 +25,48 @@ export function pickLocale(...candidates: (string | null | undefined)[]): Locale
   return 'es';
 }
 
+/** The texts of a language. */
 export const messagesFor = (locale: Locale): Messages => ALL[locale];
+
+const rules = new Map<Locale, Intl.PluralRules>();
+const plurals = (locale: Locale) => {
+  let rule = rules.get(locale);
+  if (!rule) {
+    rule = new Intl.PluralRules(locale);
+    rules.set(locale, rule);
+  }
+  return rule;
+};
+
+/**
+ * Fills a message template: `{name}` takes `values.name`; `singular|plural` picks a form by
+ * `values.n` with the language's plural rules (French says "0 ligne", English "0 lines").
+ * @example format('en', 'Done: {n} line added.|Done: {n} lines added.', { n: 2 }) // 'Done: 2 lines added.'
+ */
+export function format(
+  locale: Locale,
+  template: string,
+  values: Record<string, string | number> = {},
+): string {
+  const forms = template.split('|');
+  const n = values.n;
+  const chosen =
+    forms.length > 1 && typeof n === 'number' && plurals(locale).select(n) !== 'one' ? forms[1]! : forms[0]!;
+  return chosen.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
+}
+
+/** Codes that share another code's message: what the person can do about them is the same. */
+const SAME_AS: Record<string, string> = {
+  missing_key: 'invalid_key',
+  insufficient_scope: 'origin_not_allowed',
+  invalid_json: 'internal_error',
+  invalid_idempotency_key: 'internal_error',
+  fx_unavailable: 'service_unavailable',
+  tax_catalog_unavailable: 'service_unavailable',
+  idempotency_unavailable: 'service_unavailable',
+  api_quota_exceeded: 'rate_limited',
+};
+
+/** The message template for a service error code (unknown codes get the generic one). */
+export const errorTemplate = (t: Messages, code: string): string =>
+  t.errors[code] ?? t.errors[SAME_AS[code] ?? 'internal_error']!;

@@ -1,34 +1,42 @@
-/** Every text the widget shows, in one language. */
+/**
+ * Every text the widget shows, in one language. Templates take `{name}` values; a template with
+ * `|` has a singular and a plural form, chosen by `{n}` with the language's plural rules (see
+ * {@link format}). Strings rather than functions keep five languages small in the script bundle.
+ */
 export interface Messages {
   loading: string;
   retry: string;
+  /** By error code of the service, plus `network`; `{detail}` is the server's own message. */
   errors: Record<string, string>;
-  unreachable: string;
   pickerLabel: string;
   pickerPlaceholder: string;
   noMatches: string;
   addCustom: string;
   customDescription: string;
   customPrice: string;
+  add: string;
   linesTitle: string;
   empty: string;
   quantity: string;
   remove: string;
-  unitPrice: string;
-  amount: string;
   draftLabel: string;
   draftPlaceholder: string;
   draftButton: string;
   stop: string;
-  drafting: (count: number) => string;
-  drafted: (count: number) => string;
-  draftAdded: (quantity: string, name: string) => string;
+  /** `{n}` lines so far. */
+  drafting: string;
+  drafted: string;
+  /** `{q}` × `{name}`. */
+  draftAdded: string;
   draftNothing: string;
-  draftFailed: (count: number) => string;
-  draftStopped: (count: number) => string;
+  draftFailed: string;
+  draftStopped: string;
   coupon: string;
   apply: string;
-  couponApplied: (code: string, amount: string) => string;
+  couponChecking: string;
+  /** `{code}`, `{amount}`. */
+  couponApplied: string;
+  /** By the service's coupon `reason`. */
   couponReasons: Record<string, string>;
   subtotal: string;
   discount: string;
@@ -39,14 +47,16 @@ export interface Messages {
   fiscalToggle: string;
   required: string;
   invalidEmail: string;
-  invalidPhone: string;
-  invalidCountry: string;
+  /** `{example}`. */
+  invalidFormat: string;
   needLines: string;
   submit: string;
   submitting: string;
-  retrying: (seconds: number) => string;
+  /** `{n}` seconds. */
+  retrying: string;
   successTitle: string;
-  successText: (folio: string, total: string) => string;
+  /** `{folio}`, `{total}`. */
+  successText: string;
   viewQuote: string;
   newQuote: string;
   awaitingApproval: string;

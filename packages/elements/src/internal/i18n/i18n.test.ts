@@ -1,0 +1,93 @@
+import type { ErrorCode } from '@svc/core';
+import { assert } from 'chai';
+import { errorTemplate, format, LOCALES, messagesFor, pickLocale } from './index.js';
+
+// Every code of @svc/core's ErrorCode, listed here so a new one fails this test until it has a
+// message (the `satisfies` makes the compiler check the list against the type).
+const CODES = [
+  'invalid_request',
+  'invalid_json',
+  'invalid_idempotency_key',
+  'invalid_url',
+  'invalid_client',
+  'missing_key',
+  'invalid_key',
+  'subscription_required',
+  'plan_limit_reached',
+  'insufficient_scope',
+  'integration_limit_reached',
+  'origin_not_allowed',
+  'not_found',
+  'method_not_allowed',
+  'invalid_state',
+  'idempotency_in_progress',
+  'idempotency_key_reused',
+  'payload_too_large',
+  'rate_limited',
+  'api_quota_exceeded',
+  'internal_error',
+  'fx_unavailable',
+  'tax_catalog_unavailable',
+  'idempotency_unavailable',
+  'service_unavailable',
+] as const satisfies readonly ErrorCode[];
+// The codes a publishable key can meet (service-interface.md, POST /cotizaciones and /elements/*).
+const WIDGET_CODES = [
+  'invalid_request',
+  'invalid_json',
+  'invalid_key',
+  'missing_key',
+  'insufficient_scope',
+  'origin_not_allowed',
+  'rate_limited',
+  'idempotency_in_progress',
+  'idempotency_key_reused',
+  'payload_too_large',
+  'service_unavailable',
+  'internal_error',
+];
+
+const shape = (value: unknown): unknown =>
+  typeof value === 'object' && value
+    ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]))
+    : typeof value;
+
+describe('i18n', () => {
+  it('has the same messages in all five languages', () => {
+    const reference = shape(messagesFor('en'));
+    for (const locale of LOCALES) assert.deepEqual(shape(messagesFor(locale)), reference, locale);
+  });
+
+  it('gives every error code a message of its own language, the widget’s codes distinct from the generic one', () => {
+    for (const locale of LOCALES) {
+      const t = messagesFor(locale);
+      for (const code of [...CODES, 'network']) assert.isString(errorTemplate(t, code), `${locale} ${code}`);
+      for (const code of WIDGET_CODES) assert.ok(errorTemplate(t, code), `${locale} ${code}`);
+      assert.notEqual(errorTemplate(t, 'origin_not_allowed'), errorTemplate(t, 'internal_error'));
+      assert.notEqual(errorTemplate(t, 'rate_limited'), errorTemplate(t, 'internal_error'));
+      assert.notEqual(errorTemplate(t, 'network'), errorTemplate(t, 'service_unavailable'));
+    }
+  });
+
+  it('names every coupon reason in every language', () => {
+    for (const locale of LOCALES) {
+      const reasons = messagesFor(locale).couponReasons;
+      for (const reason of ['not_found', 'expired', 'inactive', 'exhausted', 'currency_mismatch'])
+        assert.ok(reasons[reason], `${locale} ${reason}`);
+    }
+  });
+
+  it('fills templates and picks plural forms by the language’s rules', () => {
+    const en = messagesFor('en');
+    assert.equal(format('en', en.drafted, { n: 1 }), 'Done: 1 line added.');
+    assert.equal(format('en', en.drafted, { n: 0 }), 'Done: 0 lines added.');
+    assert.equal(format('fr', messagesFor('fr').drafted, { n: 0 }), 'Terminé : 0 ligne ajoutée.');
+    assert.equal(format('en', en.couponApplied, { code: 'X', amount: '$1' }), 'Coupon X applied: −$1');
+  });
+
+  it('takes the first supported language, else Spanish', () => {
+    assert.equal(pickLocale(undefined, 'pt-BR', 'en'), 'pt');
+    assert.equal(pickLocale('it', null, 'DE-at'), 'de');
+    assert.equal(pickLocale('ja'), 'es');
+  });
+});

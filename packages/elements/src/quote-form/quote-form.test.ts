@@ -1,0 +1,417 @@
+import { emulateMedia } from '@web/test-runner-commands';
+import { assert } from 'chai';
+import type { SvcErrorDetail } from '../events/svc-error.js';
+import {
+  $,
+  $$,
+  axeViolations,
+  cleanup,
+  clearFaults,
+  fault,
+  mount,
+  pick,
+  quotesOf,
+  requestLog,
+  testService,
+  text,
+  type,
+  until,
+} from '../testing/fixture.js';
+import type { QuoteCreated, SvcQuoteForm } from './quote-form.component.js';
+
+const totalsText = (form: SvcQuoteForm) =>
+  ($(form, '[part="totals"]')?.textContent ?? '').replace(/\s+/g, ' ');
+
+async function fillClient(form: SvcQuoteForm, empresa: string, email = 'compras@luna.example') {
+  type($(form, '[name="empresa"]') as HTMLInputElement, empresa);
+  type($(form, '[name="email"]') as HTMLInputElement, email);
+  await form.updateComplete;
+}
+
+describe('<svc-quote-form>', () => {
+  afterEach(async () => {
+    cleanup();
+    await clearFaults();
+    await requestLog();
+  });
+
+  describe('loading and configuration', () => {
+    it('shows a skeleton while the configuration loads, then the merchant’s brand', async () => {
+      const form = await mount({ wait: 'none' });
+      const ready = new Promise((resolve) => form.addEventListener('svc-ready', resolve, { once: true }));
+      await form.updateComplete;
+      assert.ok($(form, '.skeleton'), 'skeleton while loading');
+      assert.equal($(form, '[part~="base"]')?.getAttribute('aria-busy'), 'true');
+      assert.deepEqual(await axeViolations(form), []);
+      await ready;
+      await form.updateComplete;
+      assert.notOk($(form, '.skeleton'));
+      assert.include(text(form), 'Estudio Nopal');
+      assert.equal(getComputedStyle(form).getPropertyValue('--svc-brand').trim(), '#1f7a4d');
+      assert.deepEqual(await axeViolations(form), []);
+    });
+
+    it('explains a wrong key in the page’s language and loads after a retry with a good key', async () => {
+      const svc = await testService();
+      const errors: SvcErrorDetail[] = [];
+      document.addEventListener('svc-error', (e) => errors.push(e.detail), { once: true });
+      const form = await mount({
+        attrs: { 'publishable-key': 'pk_test_00000000000000000000000000000000', locale: 'en' },
+        wait: 'error',
+      });
+      assert.include(text(form), 'The quote form key is missing or not valid');
+      assert.equal(errors[0]?.code, 'invalid_key');
+      assert.deepEqual(await axeViolations(form), []);
+      form.setAttribute('publishable-key', svc.key);
+      const ready = new Promise((resolve) => form.addEventListener('svc-ready', resolve, { once: true }));
+      $<HTMLButtonElement>(form, '[part~="error"] button')!.click();
+      await ready;
+      assert.include(text(form), 'Estudio Nopal');
+    });
+
+    it('says the site is not allowed when the key is for another origin', async () => {
+      const svc = await testService();
+      const form = await mount({ attrs: { 'publishable-key': svc.foreignKey }, wait: 'error' });
+      assert.include(text(form), 'no está autorizado');
+      assert.ok($(form, '[part~="error"] button'), 'a retry button');
+    });
+
+    it('says the service is unreachable, and retries', async () => {
+      const svc = await testService();
+      const form = await mount({
+        attrs: { 'api-base': svc.unreachableApiBase, locale: 'de' },
+        wait: 'error',
+      });
+      assert.include(text(form), 'Verbindung');
+      const retry = $<HTMLButtonElement>(form, '[part~="error"] button')!;
+      assert.equal(retry.textContent?.trim(), 'Erneut versuchen');
+      form.setAttribute('api-base', svc.apiBase);
+      const ready = new Promise((resolve) => form.addEventListener('svc-ready', resolve, { once: true }));
+      retry.click();
+      await ready;
+    });
+
+    it('takes its language from the attribute, else the configuration', async () => {
+      const fr = await mount({ attrs: { locale: 'fr' } });
+      assert.include(text(fr), 'Demander un devis');
+      const fromConfig = await mount({ attrs: { locale: '' } });
+      assert.include(text(fromConfig), 'Solicitar cotización');
+      fromConfig.setAttribute('locale', 'pt');
+      await fromConfig.updateComplete;
+      assert.include(text(fromConfig), 'Solicitar orçamento');
+    });
+  });
+
+  describe('styling', () => {
+    afterEach(async () => {
+      await emulateMedia({ colorScheme: 'light' });
+      document.getElementById('svc-test-style')?.remove();
+      document.body.style.fontFamily = '';
+    });
+
+    it('takes --svc-* custom properties, ::part() rules and the page’s font', async () => {
+      const style = document.createElement('style');
+      style.id = 'svc-test-style';
+      style.textContent = `svc-quote-form { --svc-color-primary: rgb(200, 0, 0); --svc-radius: 3px; }
+        svc-quote-form::part(totals) { outline: 3px solid rgb(0, 0, 200); }`;
+      document.head.append(style);
+      document.body.style.fontFamily = 'Georgia, serif';
+      const form = await mount();
+      const submit = getComputedStyle($(form, '[part="submit"]')!);
+      assert.equal(submit.backgroundColor, 'rgb(200, 0, 0)');
+      assert.equal(submit.borderTopLeftRadius, '3px');
+      assert.equal(getComputedStyle($(form, '[part="totals"]')!).outlineColor, 'rgb(0, 0, 200)');
+      assert.include(getComputedStyle($(form, '[part~="base"]')!).fontFamily, 'Georgia');
+    });
+
+    it('follows the system colour scheme with theme="auto"', async () => {
+      await emulateMedia({ colorScheme: 'dark' });
+      const auto = await mount({ attrs: { theme: 'auto' } });
+      const light = await mount({ attrs: { theme: 'light' } });
+      assert.equal(getComputedStyle($(auto, '[part~="base"]')!).backgroundColor, 'rgb(22, 26, 31)');
+      assert.equal(getComputedStyle($(light, '[part~="base"]')!).backgroundColor, 'rgb(255, 255, 255)');
+    });
+  });
+
+  describe('lines and totals', () => {
+    it('adds catalog products with read-only prices and computes totals in the locale’s format', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Monitor 27');
+      assert.equal($$(form, '.line').length, 1);
+      assert.include(text(form), 'Monitor 27" 4K');
+      // 7,800 + 16 % tax
+      assert.include(totalsText(form), 'MX$7,800.00');
+      assert.include(totalsText(form), 'MX$9,048.00');
+      const qty = $<HTMLInputElement>(form, '.line input')!;
+      assert.equal(qty.step, '1', 'whole pieces only');
+      type(qty, '3');
+      await form.updateComplete;
+      assert.include(totalsText(form), 'MX$27,144.00');
+      assert.isNull($(form, '.line input[name="precio"]'), 'catalog price is not editable');
+      assert.deepEqual(await axeViolations(form), []);
+    });
+
+    it('allows decimal quantities where the unit allows and removes lines', async () => {
+      const form = await mount({ attrs: { locale: 'de' } });
+      await pick(form, 'consultoría');
+      const qty = $<HTMLInputElement>(form, '.line input')!;
+      assert.notEqual(qty.step, '1');
+      type(qty, '1.5');
+      await form.updateComplete;
+      // 1.5 × 1,200? read the server figure: whatever it is, the line keeps 1.5
+      assert.equal(form.lines[0]?.cantidad, 1.5);
+      $<HTMLButtonElement>(form, '.line button')!.click();
+      await form.updateComplete;
+      assert.equal($$(form, '.line').length, 0);
+    });
+
+    it('reconciles its totals with the server’s preview', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Laptop 14');
+      await until(
+        () => requestLog().then((log) => log.some((l) => l.path === '/elements/preview')),
+        'preview',
+      );
+      await until(() => form.totalsConfirmed, 'server totals');
+      assert.include(totalsText(form), 'MX$28,420.00');
+    });
+
+    it('fires svc-change with the basket', async () => {
+      const form = await mount();
+      const changes: CustomEvent[] = [];
+      form.addEventListener('svc-change', (e) => changes.push(e));
+      await pick(form, 'Mouse');
+      assert.equal(changes.at(-1)?.detail.items[0].cantidad, 1);
+      assert.equal(changes.at(-1)?.detail.moneda, 'MXN');
+    });
+
+    it('is prefilled from the cliente and items properties', async () => {
+      const form = await mount({
+        props: {
+          cliente: { empresa: 'Acme Corp', email: 'ana@acme.example' },
+          items: [{ descripcion: 'Diseño a medida', cantidad: 2, precio_unitario: 100 }],
+        },
+      });
+      assert.equal($<HTMLInputElement>(form, '[name="empresa"]')!.value, 'Acme Corp');
+      assert.equal($<HTMLInputElement>(form, '[name="email"]')!.value, 'ana@acme.example');
+      assert.equal($$(form, '.line').length, 1);
+    });
+  });
+
+  describe('coupons', () => {
+    for (const [code, expected] of [
+      ['EXPIRADO', 'ya venció'],
+      ['AGOTADO', 'se agotó'],
+      ['INACTIVO', 'no está activo'],
+      ['NOEXISTE', 'no existe'],
+      ['USD50', 'otra moneda'],
+    ] as const) {
+      it(`says why coupon ${code} is not valid`, async () => {
+        const form = await mount();
+        await pick(form, 'Laptop 14');
+        type($<HTMLInputElement>(form, '#svc-coupon')!, code);
+        $<HTMLButtonElement>(form, '[part="coupon"] button')!.click();
+        const status = await until(
+          () =>
+            ($(form, '#svc-coupon-status')?.textContent ?? '').includes(expected) &&
+            $(form, '#svc-coupon-status'),
+          `reason ${expected}`,
+        );
+        assert.equal($(form, '#svc-coupon')!.getAttribute('aria-invalid'), 'true');
+        assert.ok(status);
+        assert.deepEqual(await axeViolations(form), []);
+      });
+    }
+
+    it('applies a valid coupon and shows the discount in the totals', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Laptop 14');
+      type($<HTMLInputElement>(form, '#svc-coupon')!, 'bienvenida10');
+      $<HTMLButtonElement>(form, '[part="coupon"] button')!.click();
+      await until(() => /BIENVENIDA10/.test($(form, '#svc-coupon-status')?.textContent ?? ''), 'applied');
+      // 24,500 − 2,450 = 22,050; tax 3,528; total 25,578
+      await until(() => totalsText(form).includes('MX$25,578.00'), 'discounted total');
+      assert.include(totalsText(form), '−MX$2,450.00');
+      assert.deepEqual(await axeViolations(form), []);
+    });
+  });
+
+  describe('client data and submission', () => {
+    it('validates inline and sends nothing while the client data is wrong', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      let rejected: unknown;
+      await form.submit().catch((e) => {
+        rejected = e;
+      });
+      assert.equal((rejected as { code: string }).code, 'invalid_request');
+      await form.updateComplete;
+      assert.equal($(form, '[name="empresa"]')!.getAttribute('aria-invalid'), 'true');
+      assert.equal($(form, '[name="email"]')!.getAttribute('aria-invalid'), 'true', 'email is required');
+      assert.include(text(form), 'Add at least one product');
+      type($<HTMLInputElement>(form, '[name="email"]')!, 'not-an-email');
+      type($<HTMLInputElement>(form, '[name="telefono"]')!, '5512345678');
+      await form.submit().catch(() => {});
+      await form.updateComplete;
+      assert.include(text(form), 'Enter a valid email address');
+      assert.include(text(form), 'country code');
+      assert.deepEqual(await axeViolations(form), []);
+      const log = await requestLog();
+      assert.notOk(
+        log.some((l) => l.path === '/cotizaciones'),
+        'nothing was sent',
+      );
+    });
+
+    it('asks for the Mexican tax fields only when the tax country is MX', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      const details = $<HTMLDetailsElement>(form, '[part="client"] details')!;
+      details.open = true;
+      await until(() => $(form, '[name="country"]'), 'tax fields');
+      type($<HTMLInputElement>(form, '[name="country"]')!, 'MX');
+      await form.updateComplete;
+      assert.ok($(form, '[name="regimen_fiscal"]'));
+      type($<HTMLInputElement>(form, '[name="country"]')!, 'ES');
+      await form.updateComplete;
+      assert.notOk($(form, '[name="regimen_fiscal"]'));
+      type($<HTMLInputElement>(form, '[name="country"]')!, 'XX');
+      type($<HTMLInputElement>(form, '[name="tax_id"]')!, 'B12345678');
+      await form.submit().catch(() => {});
+      await form.updateComplete;
+      assert.equal($(form, '[name="country"]')!.getAttribute('aria-invalid'), 'true');
+    });
+
+    it('submits once with one Idempotency-Key after a dropped connection, then shows the success view', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Laptop 14');
+      const empresa = `Papelería Luna ${Date.now()}`;
+      await fillClient(form, empresa);
+      await requestLog();
+      await fault({ method: 'POST', path: '/cotizaciones', action: 'drop-after' });
+      const created: CustomEvent[] = [];
+      form.addEventListener('svc-quote-created', (e) => created.push(e));
+      // Two clicks and a call: one submission.
+      $<HTMLButtonElement>(form, '[part="submit"]')!.click();
+      $<HTMLButtonElement>(form, '[part="submit"]')!.click();
+      const result: QuoteCreated = await form.submit();
+      await form.updateComplete;
+      const posts = (await requestLog()).filter((l) => l.path === '/cotizaciones');
+      assert.equal(posts.length, 2, 'the dropped one and its retry');
+      assert.match(posts[0]!.key!, /^[0-9a-f-]{36}$/);
+      assert.equal(posts[1]!.key, posts[0]!.key);
+      assert.equal(posts[0]!.fault, 'drop-after');
+      const quotes = await quotesOf(empresa);
+      assert.equal(quotes.length, 1, 'exactly one quote');
+      assert.match(result.folio, /^COT-\d{6}$/);
+      assert.equal(created.length, 1);
+      assert.equal(created[0]!.detail.folio, result.folio);
+      const success = $(form, '[part~="success"]')!;
+      assert.include(success.textContent, result.folio);
+      assert.include(success.textContent, 'MX$28,420.00');
+      assert.equal(success.querySelector('a')!.getAttribute('href'), result.link_publico);
+      assert.deepEqual(await axeViolations(form), []);
+      form.reset();
+      await form.updateComplete;
+      assert.ok($(form, '[part="submit"]'));
+      assert.equal($$(form, '.line').length, 0);
+    });
+
+    it('retries 5xx and 429 answers, honouring Retry-After', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Mouse');
+      const empresa = `Reintentos ${Date.now()}`;
+      await fillClient(form, empresa);
+      await fault({
+        method: 'POST',
+        path: '/cotizaciones',
+        action: 'respond',
+        status: 503,
+        body: { error: 'down', code: 'service_unavailable' },
+      });
+      await fault({
+        method: 'POST',
+        path: '/cotizaciones',
+        action: 'respond',
+        status: 429,
+        headers: { 'Retry-After': '1' },
+        body: { error: 'slow down', code: 'rate_limited' },
+      });
+      const start = performance.now();
+      const submitting = form.submit();
+      await until(() => text(form).includes('retrying'), 'retry notice');
+      assert.ok($<HTMLButtonElement>(form, '[part="submit"]')!.disabled, 'no second submission meanwhile');
+      const result = await submitting;
+      assert.isAtLeast(performance.now() - start, 1000, 'waited for Retry-After');
+      const posts = (await requestLog()).filter((l) => l.path === '/cotizaciones');
+      assert.deepEqual(
+        posts.map((p) => Math.floor(p.status / 100)),
+        [5, 4, 2],
+      );
+      assert.equal(new Set(posts.map((p) => p.key)).size, 1);
+      assert.match(result.folio, /^COT-/);
+    });
+
+    const failures: [string, number, RegExp][] = [
+      ['invalid_request', 400, /Please check/],
+      ['invalid_json', 400, /went wrong on our side/],
+      ['invalid_key', 401, /key is missing or not valid/],
+      ['missing_key', 401, /key is missing or not valid/],
+      ['insufficient_scope', 403, /not allowed to use/],
+      ['origin_not_allowed', 403, /not allowed/],
+      ['idempotency_key_reused', 422, /changed while/],
+      ['payload_too_large', 413, /too large/],
+      ['internal_error', 500, /went wrong/],
+      ['service_unavailable', 503, /unavailable/],
+      ['fx_unavailable', 503, /unavailable/],
+      ['rate_limited', 429, /Too many requests/],
+      ['api_quota_exceeded', 429, /Too many requests/],
+      ['idempotency_in_progress', 409, /being processed/],
+    ];
+    for (const [code, status, message] of failures) {
+      it(`maps ${code} to a localized message, fires svc-error and rejects submit()`, async () => {
+        const form = await mount({ attrs: { locale: 'en' } });
+        await pick(form, 'Mouse');
+        await fillClient(form, 'Errores SA');
+        // 5xx, 429 and "in progress" are retried: answer the same failure to every attempt.
+        const retried = status >= 500 || status === 429 || code === 'idempotency_in_progress';
+        for (let i = 0; i < (retried ? 4 : 1); i++) {
+          await fault({
+            method: 'POST',
+            path: '/cotizaciones',
+            action: 'respond',
+            status,
+            headers: { 'Retry-After': '1' },
+            body: { error: 'detail from the server', code, request_id: 'req_test' },
+          });
+        }
+        const errors: SvcErrorDetail[] = [];
+        form.addEventListener('svc-error', (e) => errors.push(e.detail));
+        const failure = await form.submit().then(
+          () => undefined,
+          (e: { code: string }) => e,
+        );
+        await form.updateComplete;
+        assert.equal(failure?.code, code);
+        assert.equal(errors[0]?.code, code);
+        assert.match(text(form), message);
+        assert.notOk($(form, '[part~="success"]'));
+        assert.deepEqual(await axeViolations(form), []);
+      });
+    }
+
+    it('names the coupon reason when the server refuses the coupon on submission', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Mouse');
+      await fillClient(form, 'Cupones SA');
+      await fault({
+        method: 'POST',
+        path: '/cotizaciones',
+        action: 'respond',
+        status: 400,
+        body: { error: 'cupon: expired', code: 'invalid_request', reason: 'expired' },
+      });
+      await form.submit().catch(() => {});
+      await form.updateComplete;
+      assert.include(text(form), 'That coupon has expired');
+    });
+  });
+});

@@ -1,0 +1,70 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import type { View } from '../internal/view.js';
+
+/** The four figures of a quote, in major units. */
+export interface Figures {
+  subtotal: number;
+  descuento: number;
+  impuestos: number;
+  total: number;
+}
+
+/** The coupon as last checked. */
+export interface CouponState {
+  code: string;
+  status: 'idle' | 'checking' | 'valid' | 'invalid';
+  /** The service's `reason` (`expired`…) or, for a failed check, the message to show. */
+  reason: string;
+}
+
+export const idleCoupon: CouponState = { code: '', status: 'idle', reason: '' };
+
+/** The coupon field: applied with its button or Enter, checked through the server's preview. */
+export function couponField(
+  view: View,
+  state: CouponState,
+  discount: number,
+  apply: (code: string) => void,
+): TemplateResult {
+  const { t } = view;
+  const read = (from: Element) =>
+    from.closest('[part="coupon"]')!.querySelector('input')!.value.trim().toUpperCase();
+  const invalid = state.status === 'invalid';
+  return html`<div part="coupon" class="field">
+    <label for="svc-coupon">${t.coupon}</label>
+    <div class="row nowrap">
+      <input id="svc-coupon" class="grow" autocomplete="off" autocapitalize="characters" maxlength="64"
+        aria-describedby="svc-coupon-status" aria-invalid=${invalid ? 'true' : 'false'}
+        @keydown=${(e: KeyboardEvent) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            apply(read(e.target as Element));
+          }
+        }} />
+      <button type="button" @click=${(e: Event) => apply(read(e.target as Element))}>${t.apply}</button>
+    </div>
+    <p id="svc-coupon-status" role="status" class=${invalid ? 'error-text' : state.status === 'valid' ? 'ok-text' : 'muted'}>${
+      state.status === 'valid'
+        ? view.say(t.couponApplied, { code: state.code, amount: view.money(discount) })
+        : state.status === 'checking'
+          ? t.couponChecking
+          : invalid
+            ? (t.couponReasons[state.reason] ?? state.reason)
+            : ''
+    }</p>
+  </div>`;
+}
+
+/**
+ * Subtotal, discount, tax and total. `pending` while the server's preview of the current basket
+ * has not answered yet (the figures are the local computation, which the preview confirms).
+ */
+export function totalsPanel(view: View, figures: Figures, pending: boolean): TemplateResult {
+  const { t, money } = view;
+  return html`<dl class="totals" part="totals" aria-busy=${pending ? 'true' : 'false'}>
+    <dt>${t.subtotal}</dt><dd>${money(figures.subtotal)}</dd>
+    ${figures.descuento > 0 ? html`<dt>${t.discount}</dt><dd>−${money(figures.descuento)}</dd>` : nothing}
+    <dt>${t.tax}</dt><dd>${money(figures.impuestos)}</dd>
+    <dt class="grand">${t.total}</dt><dd class="grand">${money(figures.total)}</dd>
+  </dl>`;
+}
