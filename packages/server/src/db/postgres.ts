@@ -25,10 +25,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     client.on('notification', (message) => {
       for (const handler of listeners.get(message.channel) ?? []) handler(message.payload ?? '');
     });
+    let lost = false;
     client.on('error', () => {
+      // A dying connection can report more than one error; it is released (and replaced) once.
+      // On close the client was already released; nothing is left to do.
+      if (lost || closing) return;
+      lost = true;
       // Reconnect and re-subscribe; while disconnected, handlers are told with an empty payload
       // so caches can drop everything rather than serve stale entries.
-      listenClient = undefined;
+      if (listenClient === client) listenClient = undefined;
       client.release(true);
       for (const set of listeners.values()) for (const handler of set) handler('');
       if (!closing) setTimeout(() => void resubscribe(), 500);
@@ -104,7 +109,9 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     },
     async close() {
       closing = true;
-      listenClient?.release();
+      const client = listenClient;
+      listenClient = undefined;
+      client?.release(true);
       await pool.end();
     },
   };

@@ -14,3 +14,12 @@ export async function expectError(
   expect(String(body.doc_url)).toMatch(/^https:\/\//);
   return body;
 }
+
+/** Polls `check` every 20 ms until it returns true, or fails naming `what` after `timeoutMs`. */
+export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
