@@ -44,16 +44,26 @@ export function couponRejection(
 }
 
 /**
- * Counts one use, atomically: the condition is checked by the UPDATE itself under the row lock,
- * so any number of concurrent requests on any number of processes never exceed `max_uses`.
- * Returns false when the coupon could not be used (another request took the last use).
+ * Finds the coupon by code and counts one use in one statement, when it is usable: active, not
+ * expired, uses left and, for an amount, in `currency`. The condition is checked by the UPDATE under
+ * the row lock, so concurrent requests on any number of processes never exceed `max_uses`. Returns
+ * the coupon as it was before this use, or undefined when nothing was claimed (ask
+ * {@link findCoupon} and `couponRejection` why: that costs a query on the failure path only).
  */
-export async function useCoupon(tx: Queryable, couponId: string, now: Date): Promise<boolean> {
-  const rows = await tx.query(
+export async function claimCoupon(
+  tx: Queryable,
+  scope: Scope,
+  code: string,
+  currency: string,
+  now: Date,
+): Promise<CouponRow | undefined> {
+  const [row] = await tx.query<CouponRow>(
     `UPDATE coupons SET uses = uses + 1
-     WHERE id = $1 AND active AND (max_uses IS NULL OR uses < max_uses) AND (expires_at IS NULL OR expires_at > $2)
-     RETURNING 1`,
-    [couponId, now],
+     WHERE org_id = $1 AND mode = $2 AND upper(code) = upper($3)
+       AND active AND (max_uses IS NULL OR uses < max_uses) AND (expires_at IS NULL OR expires_at > $4)
+       AND (tipo <> 'monto' OR moneda IS NULL OR moneda = $5)
+     RETURNING ${COLUMNS}`,
+    [scope.orgId, scope.mode, code, now, currency],
   );
-  return rows.length > 0;
+  return row ? { ...row, uses: row.uses - 1 } : undefined;
 }

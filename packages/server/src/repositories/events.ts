@@ -1,5 +1,4 @@
 import type { Queryable } from '../db/database.js';
-import { queueDeliveries } from '../webhooks/repository.js';
 
 /** A change to record in the event history, in the same transaction as the change itself. */
 export interface NewEvent {
@@ -28,17 +27,29 @@ export interface EventRecord {
 /** Channel that wakes webhook workers when events commit. */
 export const EVENTS_CHANNEL = 'svc_events';
 
-/** Writes one event row; the transactional outbox every delivery starts from. */
+/**
+ * Writes one event row, the transactional outbox every delivery starts from, and in the same
+ * statement fans it out to the organization's active endpoints that want it: a delivery exists
+ * exactly when its event committed. Webhook workers on every process are woken at commit, and only
+ * when there is something to deliver.
+ */
 export async function insertEvent(tx: Queryable, event: NewEvent): Promise<string> {
   const { link_publico: _credential, ...data } = event.data;
-  const [row] = await tx.query<{ id: string }>(
-    `INSERT INTO events (org_id, mode, type, object, object_id, data, actor)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+  const [row] = await tx.query<{ id: string; notified: unknown }>(
+    `WITH event AS (
+       INSERT INTO events (org_id, mode, type, object, object_id, data, actor)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+     ), jobs AS (
+       INSERT INTO webhook_jobs (endpoint_id, event_id)
+       SELECT endpoint.id, event.id FROM webhook_endpoints endpoint, event
+       WHERE endpoint.org_id = $1 AND endpoint.mode = $2 AND endpoint.status = 'active'
+         AND (cardinality(endpoint.eventos) = 0 OR $3 = ANY(endpoint.eventos))
+       RETURNING 1
+     )
+     SELECT event.id, (SELECT pg_notify('${EVENTS_CHANNEL}', '') FROM jobs LIMIT 1)::text AS notified
+     FROM event`,
     [event.orgId, event.mode, event.type, event.object, event.objectId, JSON.stringify(data), event.actor],
   );
-  await queueDeliveries(tx, { id: row!.id, orgId: event.orgId, mode: event.mode, type: event.type });
-  // Delivered at commit: webhook workers on every process wake up for the new deliveries.
-  await tx.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`);
   return row!.id;
 }
 

@@ -119,29 +119,39 @@ export async function findQuoteItems(db: Queryable, quoteId: string): Promise<Qu
   );
 }
 
-/** The next folio of the organization in this mode: COT-000001, COT-000002… */
-export async function nextFolio(tx: Queryable, scope: Scope): Promise<string> {
-  const [row] = await tx.query<{ last: number }>(
-    `INSERT INTO folio_counters (org_id, mode, last) VALUES ($1, $2, 1)
-     ON CONFLICT (org_id, mode) DO UPDATE SET last = folio_counters.last + 1 RETURNING last`,
-    [scope.orgId, scope.mode],
-  );
-  return `COT-${String(row!.last).padStart(6, '0')}`;
-}
+export type NewQuote = Omit<
+  QuoteRow,
+  'id' | 'seq' | 'folio' | 'created_at' | 'sent_at' | 'vigencia' | 'language'
+>;
 
-export type NewQuote = Omit<QuoteRow, 'id' | 'seq' | 'created_at' | 'sent_at' | 'vigencia' | 'language'>;
-
-export async function insertQuote(tx: Queryable, quote: NewQuote): Promise<QuoteRow> {
+/**
+ * Inserts a quote with its lines under the organization's next folio in this mode (COT-000001,
+ * COT-000002…), in one statement: the counter, the quote and its lines make one round trip.
+ */
+export async function insertQuote(tx: Queryable, quote: NewQuote, items: QuoteItemRow[]): Promise<QuoteRow> {
   const [row] = await tx.query<QuoteRow>(
-    `INSERT INTO quotes (org_id, mode, folio, cliente_id, cliente_nombre, status, moneda, fiscal_currency, iva_incluido,
-       terminos_codigo, vigencia_dias, notas, descuento_solicitado, cupon, coupon_id, subtotal, descuento, impuestos, total,
-       token, draft_language, needs_approval, approval_status, motivo, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
-     RETURNING ${COLUMNS}`,
+    `WITH counter AS (
+       INSERT INTO folio_counters (org_id, mode, last) VALUES ($1, $2, 1)
+       ON CONFLICT (org_id, mode) DO UPDATE SET last = folio_counters.last + 1 RETURNING last
+     ), quote AS (
+       INSERT INTO quotes (org_id, mode, folio, cliente_id, cliente_nombre, status, moneda, fiscal_currency, iva_incluido,
+         terminos_codigo, vigencia_dias, notas, descuento_solicitado, cupon, coupon_id, subtotal, descuento, impuestos,
+         total, token, draft_language, needs_approval, approval_status, motivo, created_by)
+       SELECT $1, $2, 'COT-' || CASE WHEN last < 1000000 THEN lpad(last::text, 6, '0') ELSE last::text END,
+         $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24
+       FROM counter
+       RETURNING ${COLUMNS}
+     ), lines AS (
+       INSERT INTO quote_items (quote_id, ${ITEM_COLUMNS})
+       SELECT quote.id, ${ITEM_COLUMNS.split(', ')
+         .map((column) => `item.${column}`)
+         .join(', ')}
+       FROM quote, jsonb_to_recordset($25::jsonb) AS item(${ITEM_RECORD})
+     )
+     SELECT * FROM quote`,
     [
       quote.org_id,
       quote.mode,
-      quote.folio,
       quote.cliente_id,
       quote.cliente_nombre,
       quote.status,
@@ -164,10 +174,19 @@ export async function insertQuote(tx: Queryable, quote: NewQuote): Promise<Quote
       quote.approval_status,
       quote.motivo,
       quote.created_by,
+      JSON.stringify(items),
     ],
   );
   return row!;
 }
+
+/** The columns of a line and their types, to read lines sent as one JSON parameter. */
+const ITEM_RECORD = `position integer, descripcion text, cantidad numeric, unidad text, precio_unitario numeric,
+  precio_negociado numeric, costo_unitario numeric, producto_id uuid, sku text, tax_rate numeric,
+  exemption_reason text, clave_sat text, clave_unidad_sat text, importe numeric, descuento numeric, impuesto numeric`;
+const ITEM_COLUMNS = ITEM_RECORD.split(',')
+  .map((column) => column.trim().split(' ')[0])
+  .join(', ');
 
 /** Replaces the lines of a quote. */
 export async function replaceQuoteItems(
@@ -175,37 +194,11 @@ export async function replaceQuoteItems(
   quoteId: string,
   items: QuoteItemRow[],
 ): Promise<void> {
-  await tx.query('DELETE FROM quote_items WHERE quote_id = $1', [quoteId]);
-  if (items.length === 0) return;
-  const columns = [
-    'position',
-    'descripcion',
-    'cantidad',
-    'unidad',
-    'precio_unitario',
-    'precio_negociado',
-    'costo_unitario',
-    'producto_id',
-    'sku',
-    'tax_rate',
-    'exemption_reason',
-    'clave_sat',
-    'clave_unidad_sat',
-    'importe',
-    'descuento',
-    'impuesto',
-  ] as const;
-  const params: unknown[] = [quoteId];
-  const tuples = items.map((item) => {
-    const placeholders = columns.map((column) => {
-      params.push(item[column]);
-      return `$${params.length}`;
-    });
-    return `($1, ${placeholders.join(', ')})`;
-  });
   await tx.query(
-    `INSERT INTO quote_items (quote_id, ${columns.join(', ')}) VALUES ${tuples.join(', ')}`,
-    params,
+    `WITH removed AS (DELETE FROM quote_items WHERE quote_id = $1)
+     INSERT INTO quote_items (quote_id, ${ITEM_COLUMNS})
+     SELECT $1, ${ITEM_COLUMNS} FROM jsonb_to_recordset($2::jsonb) AS item(${ITEM_RECORD})`,
+    [quoteId, JSON.stringify(items)],
   );
 }
 

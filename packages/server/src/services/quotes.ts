@@ -12,16 +12,14 @@ import {
   findClientByIdentity,
   insertClient,
 } from '../repositories/clients.js';
-import { useCoupon } from '../repositories/coupons.js';
+import { claimCoupon } from '../repositories/coupons.js';
 import { insertEvent } from '../repositories/events.js';
 import {
   findQuote,
   findQuoteItems,
   insertQuote,
   listQuotes,
-  nextFolio,
   type QuoteListQuery,
-  replaceQuoteItems,
 } from '../repositories/quotes.js';
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
@@ -94,11 +92,14 @@ export async function createQuote(
     let discount: Discount | null = null;
     let couponId: string | null = null;
     if (body.cupon !== undefined) {
-      const check = await checkCoupon(tx, scope, body.cupon, currency, now);
-      if (!check.ok) throw couponError(body.cupon, check.reason);
-      if (!(await useCoupon(tx, check.coupon.id, now))) throw couponError(body.cupon, 'exhausted');
-      discount = { tipo: check.coupon.tipo, valor: check.coupon.valor };
-      couponId = check.coupon.id;
+      const coupon = await claimCoupon(tx, scope, body.cupon, currency, now);
+      if (!coupon) {
+        // Only a refused coupon pays for a second look, to say why.
+        const check = await checkCoupon(tx, scope, body.cupon, currency, now);
+        throw couponError(body.cupon, check.ok ? 'exhausted' : check.reason);
+      }
+      discount = { tipo: coupon.tipo, valor: coupon.valor };
+      couponId = coupon.id;
     } else if (body.descuento) {
       discount = body.descuento;
     }
@@ -119,34 +120,36 @@ export async function createQuote(
     const language: Lang =
       pickLang(context.acceptLanguage) ?? countryLang(client.country_code) ?? pickLang(org.locale) ?? 'es';
 
-    let quote = await insertQuote(tx, {
-      org_id: org.id,
-      mode: key.mode,
-      folio: await nextFolio(tx, scope),
-      cliente_id: client.id,
-      cliente_nombre: client.empresa,
-      status: 'draft',
-      moneda: currency,
-      fiscal_currency: body.fiscal_currency ?? null,
-      iva_incluido: ivaIncluido,
-      terminos_codigo: body.terminos ?? client.terminos ?? org.terminos[0] ?? null,
-      vigencia_dias: body.vigencia_dias ?? org.vigencia_dias,
-      notas: body.notas ?? null,
-      descuento_solicitado: body.cupon === undefined ? (body.descuento ?? null) : null,
-      cupon: body.cupon === undefined ? null : body.cupon.toUpperCase(),
-      coupon_id: couponId,
-      subtotal: totals.subtotal,
-      descuento: totals.descuento,
-      impuestos: totals.impuestos,
-      total: totals.total,
-      token: randomBase62(40),
-      draft_language: language,
-      needs_approval: approval !== null,
-      approval_status: approval ? 'pending' : null,
-      motivo: approval,
-      created_by: actor,
-    });
-    await replaceQuoteItems(tx, quote.id, itemRows(lines, totals));
+    let quote = await insertQuote(
+      tx,
+      {
+        org_id: org.id,
+        mode: key.mode,
+        cliente_id: client.id,
+        cliente_nombre: client.empresa,
+        status: 'draft',
+        moneda: currency,
+        fiscal_currency: body.fiscal_currency ?? null,
+        iva_incluido: ivaIncluido,
+        terminos_codigo: body.terminos ?? client.terminos ?? org.terminos[0] ?? null,
+        vigencia_dias: body.vigencia_dias ?? org.vigencia_dias,
+        notas: body.notas ?? null,
+        descuento_solicitado: body.cupon === undefined ? (body.descuento ?? null) : null,
+        cupon: body.cupon === undefined ? null : body.cupon.toUpperCase(),
+        coupon_id: couponId,
+        subtotal: totals.subtotal,
+        descuento: totals.descuento,
+        impuestos: totals.impuestos,
+        total: totals.total,
+        token: randomBase62(40),
+        draft_language: language,
+        needs_approval: approval !== null,
+        approval_status: approval ? 'pending' : null,
+        motivo: approval,
+        created_by: actor,
+      },
+      itemRows(lines, totals),
+    );
     const event = { orgId: org.id, mode: key.mode, object: 'quote' as const, objectId: quote.id, actor };
     await insertEvent(tx, { ...event, type: 'quote.created', data: quoteEventData(quote) });
     if (approval) {

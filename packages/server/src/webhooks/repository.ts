@@ -31,19 +31,3 @@ export function endpointRecord(e: EndpointRow) {
     created_at: e.created_at,
   };
 }
-
-/**
- * Fans an event out to the organization's active endpoints that want it, in the transaction that
- * writes the event: a delivery exists exactly when its event committed.
- */
-export async function queueDeliveries(
-  tx: Queryable,
-  event: { id: string; orgId: string; mode: string; type: string },
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO webhook_jobs (endpoint_id, event_id)
-     SELECT id, $1 FROM webhook_endpoints
-     WHERE org_id = $2 AND mode = $3 AND status = 'active' AND (cardinality(eventos) = 0 OR $4 = ANY(eventos))`,
-    [event.id, event.orgId, event.mode, event.type],
-  );
-}
