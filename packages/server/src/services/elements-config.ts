@@ -6,7 +6,8 @@ import type { KeyStore, KeyWithOrg } from './key-store.js';
 
 /** A serialised configuration response and its entity tag. */
 export interface CachedConfig {
-  body: string;
+  /** UTF-8 bytes, encoded once rather than on every response. */
+  body: Uint8Array<ArrayBuffer>;
   etag: string;
 }
 
@@ -74,8 +75,8 @@ export class ElementsConfigCache {
       },
       required_client_fields: widget.required_client_fields ?? ['email'],
     };
-    const body = JSON.stringify({ data });
-    const entry = { body, etag: `"${sha256(body).slice(0, 32)}"`, at: Date.now() };
+    const json = JSON.stringify({ data });
+    const entry = { body: new TextEncoder().encode(json), etag: `"${sha256(json).slice(0, 32)}"`, at: Date.now() };
     this.#cache.set(id, entry);
     return entry;
   }
