@@ -30,6 +30,11 @@ export interface AppVariables {
   auth: KeyWithOrg;
   /** Set when a publishable key's allowed origin may read the response (CORS). */
   corsOrigin: string;
+  /**
+   * Set by a handler whose response already carries every header middleware would add (see
+   * `completeHeaders`): a plain header object that is written as is, the server's fast path.
+   */
+  headersComplete: boolean;
 }
 
 /** The Hono environment of the app. */

@@ -40,7 +40,7 @@ export function publishableCors(preflight: PreflightOrigins): MiddlewareHandler<
       return new Response(null, { status: 204, headers });
     }
     await next();
-    if (!origin || !c.req.header('origin')) return;
+    if (!origin || !c.req.header('origin') || c.get('headersComplete')) return;
     if (c.get('corsOrigin') === origin || (!c.get('auth') && (await preflight.allows(origin)))) {
       const allowed = allowOrigin(c.res, origin);
       if (allowed !== c.res) c.res = allowed;

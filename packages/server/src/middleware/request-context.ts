@@ -1,8 +1,9 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { API_VERSION } from '../config.js';
 import { ApiError } from '../errors.js';
 import { requestId } from '../ids.js';
 import type { AppEnv } from '../types.js';
+import { CORS_EXPOSE_HEADERS } from './cors.js';
 
 /**
  * Gives every request an id and every response `Service-Request-Id` and `Service-Version`.
@@ -13,6 +14,7 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     const id = requestId();
     c.set('requestId', id);
     await next();
+    if (c.get('headersComplete')) return;
     // Assigning c.res makes Hono copy the response: only do it when the headers are immutable.
     const stamped = stampResponse(c.res, id);
     if (stamped !== c.res) c.res = stamped;
@@ -31,6 +33,32 @@ export function versionCheck(): MiddlewareHandler<AppEnv> {
       );
     }
     await next();
+  };
+}
+
+/**
+ * The headers of a response as every middleware would leave them (request id, version, CORS for
+ * an allowed origin), as one plain object: the server writes it without building a `Headers`.
+ * Marks the response so that middleware leaves it alone.
+ */
+export function completeHeaders(c: Context<AppEnv>, headers: Record<string, string>): Record<string, string> {
+  c.set('headersComplete', true);
+  const origin = c.get('corsOrigin');
+  return {
+    ...headers,
+    'Service-Request-Id': c.get('requestId'),
+    'Service-Version': API_VERSION,
+    ...(origin
+      ? {
+          'Access-Control-Allow-Origin': origin,
+          'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS,
+          Vary: headers.Vary
+            ? /\bOrigin\b/.test(headers.Vary)
+              ? headers.Vary
+              : `${headers.Vary}, Origin`
+            : 'Origin',
+        }
+      : {}),
   };
 }
 

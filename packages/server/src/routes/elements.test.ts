@@ -193,6 +193,16 @@ describe('GET /elements/config', () => {
     const again = await asWidget('GET', '/api/v1/elements/config', undefined, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
+    // Both carry every header the middleware gives other responses, once.
+    for (const res of [first, again]) {
+      expect(res.headers.get('service-request-id')).toMatch(/^req_/);
+      expect(res.headers.get('service-version')).toBe('2026-10-01');
+      expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect(res.headers.get('access-control-expose-headers')).toContain('Service-Request-Id');
+      expect(res.headers.get('vary')).toBe('Origin, Authorization');
+    }
+    expect(first.headers.get('content-type')).toBe('application/json; charset=UTF-8');
+    expect(first.headers.get('service-request-id')).not.toBe(again.headers.get('service-request-id'));
   });
 
   it('changes when the catalog changes', async () => {

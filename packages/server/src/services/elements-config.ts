@@ -76,7 +76,11 @@ export class ElementsConfigCache {
       required_client_fields: widget.required_client_fields ?? ['email'],
     };
     const json = JSON.stringify({ data });
-    const entry = { body: new TextEncoder().encode(json), etag: `"${sha256(json).slice(0, 32)}"`, at: Date.now() };
+    const entry = {
+      body: new TextEncoder().encode(json),
+      etag: `"${sha256(json).slice(0, 32)}"`,
+      at: Date.now(),
+    };
     this.#cache.set(id, entry);
     return entry;
   }
