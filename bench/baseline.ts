@@ -14,8 +14,24 @@ const driver = process.env.DATABASE_URL
 const db = createDatabase(driver);
 await db.query('CREATE TABLE IF NOT EXISTS bench_counter (id serial PRIMARY KEY, n integer NOT NULL)');
 const body = { data: { ok: true, nombre: 'Estudio Nopal', currency: 'MXN' } };
+// A JSON body of exactly n bytes, built once per size: the same payload as a measured route,
+// so its ratio shows the route's own overhead apart from the cost of sending its bytes.
+const sized = new Map<number, Uint8Array<ArrayBuffer>>();
+const sizedBody = (bytes: number) => {
+  let cached = sized.get(bytes);
+  if (!cached) {
+    const frame = JSON.stringify({ data: { padding: '' } });
+    const json = JSON.stringify({ data: { padding: 'x'.repeat(Math.max(0, bytes - frame.length)) } });
+    cached = new TextEncoder().encode(json);
+    sized.set(bytes, cached);
+  }
+  return cached;
+};
 const app = new Hono()
   .get('/bare', (c) => c.json(body))
+  .get('/bare-sized/:bytes', (c) =>
+    c.body(sizedBody(Number(c.req.param('bytes'))), 200, { 'Content-Type': 'application/json' }),
+  )
   .post('/bare-tx', async (c) => {
     const row = await db.transaction(async (tx) => {
       const [inserted] = await tx.query<{ id: number }>(

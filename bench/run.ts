@@ -126,6 +126,10 @@ async function backend(kind: 'pglite' | 'postgres') {
       const ceilingRead = await load(`${bare}/bare`, connections);
       const ceilingWrite = await load(`${bare}/bare-tx`, connections, { method: 'POST' });
       const config = await load(`${api}/elements/config`, connections, { headers: widgetHeaders });
+      const configBytes = (
+        await (await fetch(`${api}/elements/config`, { headers: widgetHeaders })).arrayBuffer()
+      ).byteLength;
+      const ceilingSized = await load(`${bare}/bare-sized/${configBytes}`, connections);
       const preview = await load(
         `${api}/elements/preview`,
         connections,
@@ -151,7 +155,11 @@ async function backend(kind: 'pglite' | 'postgres') {
         'POST /cotizaciones (pk, coupon)': [create, ceilingWrite],
         'GET /cotizaciones': [list, ceilingRead],
       } as const;
-      out[`c${connections}`] = { ceiling_read: ceilingRead, ceiling_write: ceilingWrite };
+      out[`c${connections}`] = {
+        ceiling_read: ceilingRead,
+        ceiling_write: ceilingWrite,
+        ceiling_same_size: { bytes: configBytes, ...ceilingSized },
+      };
       for (const [name, [measured, ceiling]] of Object.entries(entries)) {
         (out[`c${connections}`] as Record<string, unknown>)[name] = measured;
         const ratio = measured.rps / ceiling.rps;
@@ -162,6 +170,12 @@ async function backend(kind: 'pglite' | 'postgres') {
           `${(ratio * 100).toFixed(0)} %`,
         ]);
       }
+      rows.push([
+        `${kind}, ${connections} conn: GET /elements/config next to a bare route of the same size`,
+        `${config.rps} req/s`,
+        `${ceilingSized.rps} req/s (bare JSON of ${configBytes} B)`,
+        `${((config.rps / ceilingSized.rps) * 100).toFixed(0)} %`,
+      ]);
     }
     // Time to the first drafted item, through HTTP, median of 20.
     const times: number[] = [];
