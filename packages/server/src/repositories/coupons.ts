@@ -44,26 +44,18 @@ export function couponRejection(
 }
 
 /**
- * Finds the coupon by code and counts one use in one statement, when it is usable: active, not
- * expired, uses left and, for an amount, in `currency`. The condition is checked by the UPDATE under
- * the row lock, so concurrent requests on any number of processes never exceed `max_uses`. Returns
- * the coupon as it was before this use, or undefined when nothing was claimed (ask
- * {@link findCoupon} and `couponRejection` why: that costs a query on the failure path only).
+ * The `claimed` common table expression that counts one use of the coupon `idSql` (NULL: none)
+ * when it is still usable at `nowSql`: the condition is checked by the UPDATE itself under the row
+ * lock, so any number of concurrent requests on any number of processes never exceed `max_uses`.
+ * Gate the statement's writes on {@link COUPON_CLAIMED}.
  */
-export async function claimCoupon(
-  tx: Queryable,
-  scope: Scope,
-  code: string,
-  currency: string,
-  now: Date,
-): Promise<CouponRow | undefined> {
-  const [row] = await tx.query<CouponRow>(
-    `UPDATE coupons SET uses = uses + 1
-     WHERE org_id = $1 AND mode = $2 AND upper(code) = upper($3)
-       AND active AND (max_uses IS NULL OR uses < max_uses) AND (expires_at IS NULL OR expires_at > $4)
-       AND (tipo <> 'monto' OR moneda IS NULL OR moneda = $5)
-     RETURNING ${COLUMNS}`,
-    [scope.orgId, scope.mode, code, now, currency],
-  );
-  return row ? { ...row, uses: row.uses - 1 } : undefined;
-}
+export const claimCouponCte = (idSql: string, nowSql: string) =>
+  `claimed AS (
+       UPDATE coupons SET uses = uses + 1
+       WHERE id = ${idSql} AND active AND (max_uses IS NULL OR uses < max_uses)
+         AND (expires_at IS NULL OR expires_at > ${nowSql})
+       RETURNING id
+     )`;
+
+/** True when no coupon was asked for, or its use was counted. */
+export const COUPON_CLAIMED = (idSql: string) => `(${idSql} IS NULL OR EXISTS (SELECT 1 FROM claimed))`;

@@ -27,28 +27,63 @@ export interface EventRecord {
 /** Channel that wakes webhook workers when events commit. */
 export const EVENTS_CHANNEL = 'svc_events';
 
+/** SQL expressions (parameters, literals or columns of `from`) for the columns of a new event. */
+export interface EventSql {
+  org: string;
+  mode: string;
+  type: string;
+  object: string;
+  objectId: string;
+  data: string;
+  actor: string;
+  /** A CTE the values are selected from: no row there, no event. */
+  from?: string;
+}
+
 /**
- * Writes one event row, the transactional outbox every delivery starts from, and in the same
- * statement fans it out to the organization's active endpoints that want it: a delivery exists
- * exactly when its event committed. Webhook workers on every process are woken at commit, and only
- * when there is something to deliver.
+ * The `event` and `jobs` common table expressions that write one event row, the transactional
+ * outbox every delivery starts from, and in the same statement fan it out to the organization's
+ * active endpoints that want it: a delivery exists exactly when its event committed. Select
+ * {@link NOTIFY_IF_JOBS} from the statement to wake webhook workers at commit.
  */
-export async function insertEvent(tx: Queryable, event: NewEvent): Promise<string> {
-  const { link_publico: _credential, ...data } = event.data;
-  const [row] = await tx.query<{ id: string; notified: unknown }>(
-    `WITH event AS (
+export function eventCtes(sql: EventSql): string {
+  return `event AS (
        INSERT INTO events (org_id, mode, type, object, object_id, data, actor)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+       SELECT ${sql.org}, ${sql.mode}, ${sql.type}, ${sql.object}, ${sql.objectId}, ${sql.data}, ${sql.actor}
+       ${sql.from ? `FROM ${sql.from}` : ''}
+       RETURNING id
      ), jobs AS (
        INSERT INTO webhook_jobs (endpoint_id, event_id)
        SELECT endpoint.id, event.id FROM webhook_endpoints endpoint, event
-       WHERE endpoint.org_id = $1 AND endpoint.mode = $2 AND endpoint.status = 'active'
-         AND (cardinality(endpoint.eventos) = 0 OR $3 = ANY(endpoint.eventos))
+       WHERE endpoint.org_id = ${sql.org} AND endpoint.mode = ${sql.mode} AND endpoint.status = 'active'
+         AND (cardinality(endpoint.eventos) = 0 OR ${sql.type} = ANY(endpoint.eventos))
        RETURNING 1
-     )
-     SELECT event.id, (SELECT pg_notify('${EVENTS_CHANNEL}', '') FROM jobs LIMIT 1)::text AS notified
-     FROM event`,
-    [event.orgId, event.mode, event.type, event.object, event.objectId, JSON.stringify(data), event.actor],
+     )`;
+}
+
+/** Wakes the webhook workers of every process at commit, only when deliveries were queued. */
+export const NOTIFY_IF_JOBS = `(SELECT pg_notify('${EVENTS_CHANNEL}', '') FROM jobs LIMIT 1)::text`;
+
+/** The event's data as stored: never a credential such as `link_publico`. */
+export function storedEventData(data: Record<string, unknown>): string {
+  const { link_publico: _credential, ...stored } = data;
+  return JSON.stringify(stored);
+}
+
+/** Writes one event and queues its deliveries, in one statement (see {@link eventCtes}). */
+export async function insertEvent(tx: Queryable, event: NewEvent): Promise<string> {
+  const [row] = await tx.query<{ id: string }>(
+    `WITH ${eventCtes({ org: '$1', mode: '$2', type: '$3', object: '$4', objectId: '$5::uuid', data: '$6::jsonb', actor: '$7' })}
+     SELECT event.id, ${NOTIFY_IF_JOBS} AS notified FROM event`,
+    [
+      event.orgId,
+      event.mode,
+      event.type,
+      event.object,
+      event.objectId,
+      storedEventData(event.data),
+      event.actor,
+    ],
   );
   return row!.id;
 }

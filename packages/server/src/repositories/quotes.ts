@@ -1,4 +1,6 @@
 import type { Queryable } from '../db/database.js';
+import { COUPON_CLAIMED, claimCouponCte } from './coupons.js';
+import { eventCtes, NOTIFY_IF_JOBS, storedEventData } from './events.js';
 
 /** A quote row as stored. */
 export interface QuoteRow {
@@ -124,14 +126,31 @@ export type NewQuote = Omit<
   'id' | 'seq' | 'folio' | 'created_at' | 'sent_at' | 'vigencia' | 'language'
 >;
 
+/** What else the statement that inserts a quote does (see {@link insertQuote}). */
+export interface InsertQuoteOptions {
+  /** Coupon whose use is counted in the same statement; nothing is inserted when it is used up. */
+  couponId: string | null;
+  now: Date;
+  /** Data of the `quote.created` event, besides `id` and `folio`, which the statement adds. */
+  eventData: Record<string, unknown>;
+}
+
 /**
- * Inserts a quote with its lines under the organization's next folio in this mode (COT-000001,
- * COT-000002…), in one statement: the counter, the quote and its lines make one round trip.
+ * Creates a quote in one statement, issued last in its transaction: counts the coupon's use, takes
+ * the organization's next folio in this mode (COT-000001, COT-000002…), inserts the quote and its
+ * lines, and records `quote.created` with its webhook deliveries. The coupon and folio rows every
+ * creation updates stay locked only from here to COMMIT. Returns undefined, having written
+ * nothing, when the coupon had no use left.
  */
-export async function insertQuote(tx: Queryable, quote: NewQuote, items: QuoteItemRow[]): Promise<QuoteRow> {
+export async function insertQuote(
+  tx: Queryable,
+  quote: NewQuote,
+  items: QuoteItemRow[],
+  options: InsertQuoteOptions,
+): Promise<QuoteRow | undefined> {
   const [row] = await tx.query<QuoteRow>(
-    `WITH counter AS (
-       INSERT INTO folio_counters (org_id, mode, last) VALUES ($1, $2, 1)
+    `WITH ${claimCouponCte('$26::uuid', '$27::timestamptz')}, counter AS (
+       INSERT INTO folio_counters (org_id, mode, last) SELECT $1, $2, 1 WHERE ${COUPON_CLAIMED('$26::uuid')}
        ON CONFLICT (org_id, mode) DO UPDATE SET last = folio_counters.last + 1 RETURNING last
      ), quote AS (
        INSERT INTO quotes (org_id, mode, folio, cliente_id, cliente_nombre, status, moneda, fiscal_currency, iva_incluido,
@@ -147,8 +166,17 @@ export async function insertQuote(tx: Queryable, quote: NewQuote, items: QuoteIt
          .map((column) => `item.${column}`)
          .join(', ')}
        FROM quote, jsonb_to_recordset($25::jsonb) AS item(${ITEM_RECORD})
-     )
-     SELECT * FROM quote`,
+     ), ${eventCtes({
+       org: '$1',
+       mode: '$2',
+       type: "'quote.created'",
+       object: "'quote'",
+       objectId: 'quote.id',
+       data: "$28::jsonb || jsonb_build_object('id', quote.id, 'folio', quote.folio)",
+       actor: '$24',
+       from: 'quote',
+     })}
+     SELECT quote.*, ${NOTIFY_IF_JOBS} AS notified FROM quote`,
     [
       quote.org_id,
       quote.mode,
@@ -175,9 +203,14 @@ export async function insertQuote(tx: Queryable, quote: NewQuote, items: QuoteIt
       quote.motivo,
       quote.created_by,
       JSON.stringify(items),
+      options.couponId,
+      options.now,
+      storedEventData(options.eventData),
     ],
   );
-  return row!;
+  if (!row) return undefined;
+  const { notified: _notified, ...stored } = row as QuoteRow & { notified: unknown };
+  return stored;
 }
 
 /** The columns of a line and their types, to read lines sent as one JSON parameter. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertQuote } from '../repositories/quotes.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 
@@ -257,6 +258,70 @@ describe('coupons on creation', () => {
       [t.seed.org.id],
     );
     expect(coupon?.uses).toBe(3);
+  });
+
+  it('writes nothing, folio included, when the coupon runs out between its check and the quote', async () => {
+    // The race of the concurrency test made deterministic: the quote's statement is handed a coupon
+    // whose last use another request has just taken.
+    const [coupon] = await t.db.query<{ id: string }>(
+      `SELECT id FROM coupons WHERE code = 'AGOTADO' AND mode = 'test' AND org_id = $1`,
+      [t.seed.org.id],
+    );
+    const tables = ['quotes', 'quote_items', 'events', 'folio_counters'];
+    const counts = async () => Promise.all(tables.map(count));
+    const folio = async () =>
+      (
+        await t.db.query<{ last: number }>('SELECT last FROM folio_counters WHERE org_id = $1', [
+          t.seed.org.id,
+        ])
+      )
+        .map((r) => r.last)
+        .sort();
+    const before = { counts: await counts(), folio: await folio() };
+    const { body: first } = await create({ items: [laptop()], cliente });
+    const [client] = await t.db.query<{ id: string }>('SELECT cliente_id AS id FROM quotes WHERE id = $1', [
+      first.data.id,
+    ]);
+    const afterFirst = { counts: await counts(), folio: await folio() };
+    const inserted = await t.db.transaction((tx) =>
+      insertQuote(
+        tx,
+        {
+          org_id: t.seed.org.id,
+          mode: 'test',
+          cliente_id: client!.id,
+          cliente_nombre: cliente.empresa,
+          status: 'draft',
+          moneda: 'MXN',
+          fiscal_currency: null,
+          iva_incluido: false,
+          terminos_codigo: null,
+          vigencia_dias: 15,
+          notas: null,
+          descuento_solicitado: null,
+          cupon: 'AGOTADO',
+          coupon_id: coupon!.id,
+          subtotal: 1,
+          descuento: 0,
+          impuestos: 0,
+          total: 1,
+          token: 'x'.repeat(40),
+          draft_language: 'es',
+          needs_approval: false,
+          approval_status: null,
+          motivo: null,
+          created_by: 'system',
+        },
+        [],
+        { couponId: coupon!.id, now: new Date(), eventData: {} },
+      ),
+    );
+    expect(inserted).toBeUndefined();
+    expect({ counts: await counts(), folio: await folio() }).toEqual(afterFirst);
+    expect(afterFirst.counts[0]).toBe(before.counts[0]! + 1);
+    // The next quote takes the very next folio.
+    const { body: next } = await create({ items: [laptop()], cliente });
+    expect(Number(next.data.folio.slice(4))).toBe(Number(first.data.folio.slice(4)) + 1);
   });
 });
 

@@ -12,7 +12,6 @@ import {
   findClientByIdentity,
   insertClient,
 } from '../repositories/clients.js';
-import { claimCoupon } from '../repositories/coupons.js';
 import { insertEvent } from '../repositories/events.js';
 import {
   findQuote,
@@ -92,14 +91,11 @@ export async function createQuote(
     let discount: Discount | null = null;
     let couponId: string | null = null;
     if (body.cupon !== undefined) {
-      const coupon = await claimCoupon(tx, scope, body.cupon, currency, now);
-      if (!coupon) {
-        // Only a refused coupon pays for a second look, to say why.
-        const check = await checkCoupon(tx, scope, body.cupon, currency, now);
-        throw couponError(body.cupon, check.ok ? 'exhausted' : check.reason);
-      }
-      discount = { tipo: coupon.tipo, valor: coupon.valor };
-      couponId = coupon.id;
+      // Read here, counted by the quote's own statement at the end of the transaction.
+      const check = await checkCoupon(tx, scope, body.cupon, currency, now);
+      if (!check.ok) throw couponError(body.cupon, check.reason);
+      discount = { tipo: check.coupon.tipo, valor: check.coupon.valor };
+      couponId = check.coupon.id;
     } else if (body.descuento) {
       discount = body.descuento;
     }
@@ -120,7 +116,7 @@ export async function createQuote(
     const language: Lang =
       pickLang(context.acceptLanguage) ?? countryLang(client.country_code) ?? pickLang(org.locale) ?? 'es';
 
-    let quote = await insertQuote(
+    const inserted = await insertQuote(
       tx,
       {
         org_id: org.id,
@@ -149,9 +145,22 @@ export async function createQuote(
         created_by: actor,
       },
       itemRows(lines, totals),
+      {
+        couponId,
+        now,
+        eventData: {
+          status: 'draft',
+          moneda: currency,
+          total: totals.total,
+          cliente: client.empresa,
+          cliente_id: client.id,
+        },
+      },
     );
+    // No row: another request took the coupon's last use since it was read.
+    if (!inserted) throw couponError(body.cupon!, 'exhausted');
+    let quote = inserted;
     const event = { orgId: org.id, mode: key.mode, object: 'quote' as const, objectId: quote.id, actor };
-    await insertEvent(tx, { ...event, type: 'quote.created', data: quoteEventData(quote) });
     if (approval) {
       await insertEvent(tx, {
         ...event,
