@@ -43,6 +43,19 @@ export interface DriverAdapter {
 
 const ambient = new AsyncLocalStorage<Queryable>();
 let savepoints = 0;
+// Transactions in flight in this process. While one runs, Node tracks the ambient transaction
+// through promise hooks, a cost every promise of every request pays; when none runs, the store is
+// disabled and the hooks with it (`run` turns them on again).
+let open = 0;
+
+async function runAmbient<T>(tx: Queryable, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  open++;
+  try {
+    return await ambient.run(tx, () => fn(tx));
+  } finally {
+    if (--open === 0) ambient.disable();
+  }
+}
 
 /**
  * Wraps a driver so that queries made while a transaction is ambient run inside it. This matters
@@ -58,7 +71,7 @@ export function createDatabase(driver: DriverAdapter): Database {
     transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const tx = ambient.getStore();
       if (tx) return inSavepoint(tx, fn);
-      return driver.transaction((inner) => ambient.run(inner, () => fn(inner)));
+      return driver.transaction((inner) => runAmbient(inner, fn));
     },
     detached: (fn) => ambient.exit(fn),
     listen: (channel, onMessage) => driver.listen(channel, onMessage),
