@@ -12,15 +12,17 @@ export interface Access {
   testOnly?: boolean;
 }
 
+// Module-level rather than a closure per call: this runs on every request.
+function deny(message: string): never {
+  throw new ApiError(403, 'insufficient_scope', message);
+}
+
 /**
  * 403 `insufficient_scope` unless the key may perform the operation: a read key never writes, a
  * publishable key only calls the operations marked for it, a restricted key needs the resource's
  * permission at the required level (and its own scope caps that).
  */
 export function authorize({ key }: KeyWithOrg, access: Access): void {
-  const deny = (message: string) => {
-    throw new ApiError(403, 'insufficient_scope', message);
-  };
   if (key.kind === 'publishable' && !access.publishable) {
     deny(
       'Publishable keys can only load the widget configuration, draft items, preview totals and create quotes.',
