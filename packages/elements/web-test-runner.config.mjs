@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { CHROMIUM_ARGS, chromiumPath } from '../../test/support/machine.mjs';
 import { ROOT, startTestService } from './scripts/test-server.mjs';
 
 const SHOTS = process.env.SVC_SHOTS_DIR ?? '/tmp/svc-shots';
@@ -94,15 +95,8 @@ export default {
   browsers: [
     chromeLauncher({
       launchOptions: {
-        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        executablePath: chromiumPath(),
+        args: CHROMIUM_ARGS,
       },
     }),
   ],

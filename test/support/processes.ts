@@ -1,8 +1,8 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from './machine.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(ROOT, 'packages/server/bin/svc-server.mjs');
@@ -17,18 +17,6 @@ export async function cli(
   return run(process.execPath, [CLI, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     cwd: ROOT,
-  });
-}
-
-/** A free TCP port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
   });
 }
 
@@ -79,3 +67,5 @@ export async function startServerProcess(
     },
   };
 }
+
+export { freePort };

@@ -1,0 +1,3 @@
+export declare const chromiumPath: () => string;
+export declare const CHROMIUM_ARGS: string[];
+export declare function freePort(): Promise<number>;
