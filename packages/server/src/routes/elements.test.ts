@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.js';
+import { runHousekeeping } from '../services/scheduler.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 
@@ -359,6 +361,27 @@ describe('POST /elements/preview', () => {
         )
       ).status,
     ).toBe(200);
+  });
+
+  it('counts failed coupon codes for their whole ten-minute window, housekeeping included', async () => {
+    const ip = { 'x-forwarded-for': '203.0.113.77' };
+    const start = new Date(Math.ceil(Date.now() / 600_000) * 600_000 + 600_000);
+    const preview = (cupon: string) =>
+      asWidget('POST', '/api/v1/elements/preview', { items: [laptop()], cupon }, ip);
+    try {
+      t.setNow(start);
+      for (let i = 0; i < 10; i++) expect((await preview(`WRONG${i}`)).status).toBe(200);
+      // Six minutes on, a housekeeping round must not have forgotten them.
+      const later = new Date(start.getTime() + 6 * 60_000);
+      t.setNow(later);
+      await runHousekeeping(t.db, createLogger('silent'), () => later);
+      await expectError(await preview('BIENVENIDA10'), 429, 'rate_limited');
+      // The next window starts afresh.
+      t.setNow(new Date(start.getTime() + 10 * 60_000));
+      expect((await preview('BIENVENIDA10')).status).toBe(200);
+    } finally {
+      t.setNow(undefined);
+    }
   });
 
   it('refuses more than 100 lines and bad bodies with a clear 400', async () => {

@@ -1,10 +1,10 @@
 import type { Database } from '../db/database.js';
 import { ApiError } from '../errors.js';
-import { countRequest } from '../middleware/rate-limit.js';
+import { countRequest, currentCount, LONGEST_RATE_WINDOW_MS } from '../middleware/rate-limit.js';
 
 /** Failed coupon attempts a client IP may make per window, so codes cannot be enumerated. */
 export const COUPON_FAILURES_LIMIT = 10;
-export const COUPON_FAILURES_WINDOW_MS = 10 * 60_000;
+export const COUPON_FAILURES_WINDOW_MS = LONGEST_RATE_WINDOW_MS;
 
 const bucket = (orgId: string, ip: string) => `coupon-fail:${orgId}:${ip}`;
 
@@ -15,12 +15,9 @@ export async function assertCouponAttemptsLeft(
   ip: string,
   now: Date,
 ): Promise<void> {
-  const windowStart = Math.floor(now.getTime() / COUPON_FAILURES_WINDOW_MS) * COUPON_FAILURES_WINDOW_MS;
-  const [row] = await db.query<{ count: number }>(
-    'SELECT count FROM rate_counters WHERE bucket = $1 AND window_start = $2',
-    [bucket(orgId, ip), windowStart],
-  );
-  if ((row?.count ?? 0) >= COUPON_FAILURES_LIMIT) {
+  const failures = await currentCount(db, bucket(orgId, ip), now, COUPON_FAILURES_WINDOW_MS);
+  if (failures >= COUPON_FAILURES_LIMIT) {
+    const windowStart = Math.floor(now.getTime() / COUPON_FAILURES_WINDOW_MS) * COUPON_FAILURES_WINDOW_MS;
     const retryAfter = Math.ceil((windowStart + COUPON_FAILURES_WINDOW_MS - now.getTime()) / 1000);
     throw new ApiError(
       429,

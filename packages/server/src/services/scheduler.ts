@@ -1,28 +1,37 @@
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
+import { LONGEST_RATE_WINDOW_MS } from '../middleware/rate-limit.js';
 import { expireDueQuotes } from './quote-actions.js';
 
 /**
- * Periodic housekeeping of a server process: expires quotes past their validity and drops
- * rate-limit windows and idempotency keys that can no longer matter. Every job is safe to run on
+ * One round of housekeeping: expires quotes past their validity and drops rate-limit windows that
+ * have ended, idempotency keys past their 24 hours, and old delivery records. Safe to run on
  * several processes at once.
  */
+export async function runHousekeeping(db: Database, logger: Logger, now: () => Date): Promise<void> {
+  const expired = await expireDueQuotes(db, now());
+  if (expired > 0) logger.info('quotes expired', { count: expired });
+  // Only windows that have ended: the longest (failed coupon codes) lasts ten minutes.
+  await db.query('DELETE FROM rate_counters WHERE window_start < $1', [
+    now().getTime() - LONGEST_RATE_WINDOW_MS,
+  ]);
+  await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '25 hours'`);
+  // Delivery log: 30 days; events that failed for good: 90 days, so manual retry keeps working.
+  await db.query(`DELETE FROM webhook_attempts WHERE created_at < now() - interval '30 days'`);
+  await db.query(
+    `DELETE FROM webhook_jobs WHERE (state = 'succeeded' AND finished_at < now() - interval '30 days')
+       OR (state IN ('failed', 'cancelled') AND finished_at < now() - interval '90 days')`,
+  );
+}
+
+/** Runs {@link runHousekeeping} now and then every `everyMs`, one round at a time; returns the stop. */
 export function startScheduler(db: Database, logger: Logger, now: () => Date, everyMs = 60_000): () => void {
   let running = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
-      const expired = await expireDueQuotes(db, now());
-      if (expired > 0) logger.info('quotes expired', { count: expired });
-      await db.query('DELETE FROM rate_counters WHERE window_start < $1', [now().getTime() - 5 * 60_000]);
-      await db.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '25 hours'`);
-      // Delivery log: 30 days; events that failed for good: 90 days, so manual retry keeps working.
-      await db.query(`DELETE FROM webhook_attempts WHERE created_at < now() - interval '30 days'`);
-      await db.query(
-        `DELETE FROM webhook_jobs WHERE (state = 'succeeded' AND finished_at < now() - interval '30 days')
-           OR (state IN ('failed', 'cancelled') AND finished_at < now() - interval '90 days')`,
-      );
+      await runHousekeeping(db, logger, now);
     } catch (error) {
       logger.warn('scheduled job failed', { error: String(error) });
     } finally {
