@@ -47,6 +47,9 @@ async function load(
   connections: number,
   options: Partial<autocannon.Options> = {},
 ): Promise<Load> {
+  // One untimed second first, so that every route, ceilings included, is measured warm (JIT,
+  // caches, connection pool).
+  await autocannon({ url, connections, duration: 1, ...options });
   const result = await autocannon({ url, connections, duration: DURATION, ...options });
   return {
     rps: Math.round(result.requests.average),
