@@ -36,15 +36,17 @@ describe('HTTP conventions', () => {
       headers: { 'service-version': '2026-10-01' },
     });
     expect(ok.status).toBe(200);
-    const body = await expectError(
-      await t.call('GET', '/api/v1/me', {
-        key: t.seed.keys.sk_test_read,
-        headers: { 'service-version': '2020-01-01' },
-      }),
-      400,
-      'invalid_request',
-    );
+    const refused = await t.call('GET', '/api/v1/me', {
+      key: t.seed.keys.sk_test_read,
+      headers: { 'service-version': '2020-01-01' },
+    });
+    const body = await expectError(refused, 400, 'invalid_request');
     expect(body.error).toContain('2020-01-01');
+    expect(refused.headers.get('service-request-id')).toBe(body.request_id);
+    expect(refused.headers.get('service-version')).toBe('2026-10-01');
+    // Only the API checks it: the public quote pages and the widget script do not.
+    const page = await t.call('GET', '/llms.txt', { headers: { 'service-version': '2020-01-01' } });
+    expect(page.status).toBe(200);
   });
 
   it('never answers 500 and never leaks internals for garbage headers', async () => {

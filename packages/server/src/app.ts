@@ -3,7 +3,7 @@ import { ApiError } from './errors.js';
 import { createErrorHandler, errorResponse } from './http/error-handler.js';
 import { publishableCors } from './middleware/cors.js';
 import { PreflightOrigins } from './middleware/origin.js';
-import { requestContext, versionCheck } from './middleware/request-context.js';
+import { requestContext } from './middleware/request-context.js';
 import { apiDocsRoutes } from './routes/api-docs.js';
 import { directoryRoutes } from './routes/directory.js';
 import { draftRoutes } from './routes/drafts.js';
@@ -24,7 +24,6 @@ import type { AppDeps, AppEnv } from './types.js';
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use('*', requestContext());
-  app.use('/api/*', versionCheck());
   // CORS only where publishable keys may call: the widget's operations and quote creation.
   const cors = publishableCors(new PreflightOrigins(deps.db));
   app.use('/api/v1/elements/*', cors);

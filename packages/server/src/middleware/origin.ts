@@ -2,15 +2,22 @@ import type { Context } from 'hono';
 import type { Database } from '../db/database.js';
 import type { ApiKeyRecord } from '../services/api-keys.js';
 
+const origins = new WeakMap<Context, string | null>();
+
 /**
  * The origin a browser request comes from: its `Origin` header, or else the origin of its
  * `Referer`. Null when neither gives one (server-side callers, privacy settings).
  */
 export function requestOrigin(c: Context): string | null {
-  const origin = c.req.header('origin');
-  if (origin && origin !== 'null') return normalize(origin);
-  const referer = c.req.header('referer');
-  return referer ? normalize(referer) : null;
+  // CORS and the key's origin check both ask: parse the URL once per request.
+  let origin = origins.get(c);
+  if (origin === undefined) {
+    const header = c.req.header('origin');
+    const referer = c.req.header('referer');
+    origin = header && header !== 'null' ? normalize(header) : referer ? normalize(referer) : null;
+    origins.set(c, origin);
+  }
+  return origin;
 }
 
 function normalize(value: string): string | null {
