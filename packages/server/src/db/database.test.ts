@@ -26,6 +26,25 @@ describe('the ambient transaction', () => {
     expect(await txid(db)).not.toBe(inside.explicit);
   });
 
+  it('lets the event loop turn between queued transactions', async () => {
+    // PGlite runs statements on this thread: queued transactions must not starve the server's I/O.
+    let finished = 0;
+    let finishedWhenTheLoopTurned = -1;
+    const all = Array.from({ length: 20 }, () =>
+      db.transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        await tx.query('SELECT 2');
+        finished++;
+      }),
+    );
+    setImmediate(() => {
+      finishedWhenTheLoopTurned = finished;
+    });
+    await Promise.all(all);
+    expect(finishedWhenTheLoopTurned).toBeGreaterThanOrEqual(0);
+    expect(finishedWhenTheLoopTurned).toBeLessThan(20);
+  });
+
   it('keeps a transaction ambient while another one ends around it', async () => {
     // PGlite has one connection and runs transactions one after the other; PostgreSQL overlaps them.
     let releaseOuter!: () => void;

@@ -31,7 +31,15 @@ export async function openPglite(dataDir: string | undefined): Promise<DriverAda
   return {
     kind: 'pglite',
     query: (sql, params) => plain.query(sql, params),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    // PGlite runs every statement synchronously on this thread, and its lock passes from one
+    // transaction to the next through promise callbacks alone: under load the event loop would
+    // never get to read new requests or answer old ones until every queued transaction had run.
+    // One turn of the loop each time a transaction takes the lock keeps that fair.
+    transaction: (fn) =>
+      db.transaction(async (tx) => {
+        await turnOfTheLoop();
+        return fn(wrap(tx));
+      }),
     async listen(channel, onMessage) {
       const unsubscribe = await db.listen(channel, onMessage);
       return async () => unsubscribe();
@@ -45,6 +53,8 @@ export async function openPglite(dataDir: string | undefined): Promise<DriverAda
     },
   };
 }
+
+const turnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * PGlite is one process's database: a second process opening the same directory would corrupt
