@@ -30,11 +30,14 @@ export async function openPglite(dataDir: string | undefined): Promise<DriverAda
   const plain = wrap(db);
   return {
     kind: 'pglite',
-    query: (sql, params) => plain.query(sql, params),
     // PGlite runs every statement synchronously on this thread, and its lock passes from one
-    // transaction to the next through promise callbacks alone: under load the event loop would
-    // never get to read new requests or answer old ones until every queued transaction had run.
-    // One turn of the loop each time a transaction takes the lock keeps that fair.
+    // caller to the next through promise callbacks alone: under load the event loop would never
+    // get to read new requests or answer old ones until every queued caller had run. One turn of
+    // the loop before each query, and each time a transaction takes the lock, keeps that fair.
+    query: async (sql, params) => {
+      await turnOfTheLoop();
+      return plain.query(sql, params);
+    },
     transaction: (fn) =>
       db.transaction(async (tx) => {
         await turnOfTheLoop();
