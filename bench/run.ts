@@ -73,7 +73,7 @@ async function widget() {
   rows.push([
     'widget bundle (svc-elements.js)',
     `${size.raw} B raw, ${size.gzip} B gzip, ${size.brotli} B brotli`,
-    'budget 24,576 B brotli',
+    'budget 24 KB brotli (read strictly: 24,000 B)',
     '',
   ]);
 }
