@@ -292,16 +292,24 @@ export async function listQuotes(
   const filters = `org_id = $1 AND mode = $2 AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR folio = $4)
     AND ($5::uuid IS NULL OR cliente_id = $5)`;
   const base = [scope.orgId, scope.mode, query.status ?? null, query.folio ?? null, query.clienteId ?? null];
-  const rows = await db.query<QuoteRow>(
-    `SELECT ${COLUMNS} FROM quotes WHERE ${filters} AND ($6::bigint IS NULL OR seq < $6)
+  // The page and the total in one statement (the count is an InitPlan, run once); an empty page
+  // returns no row to carry it, and only then is it counted apart.
+  const rows = await db.query<QuoteRow & { total_matching: number }>(
+    `SELECT ${COLUMNS}, (SELECT count(*)::int FROM quotes WHERE ${filters}) AS total_matching
+     FROM quotes WHERE ${filters} AND ($6::bigint IS NULL OR seq < $6)
      ORDER BY seq DESC LIMIT $7 OFFSET $8`,
     [...base, query.beforeSeq ?? null, query.limit + 1, query.beforeSeq === undefined ? query.offset : 0],
   );
-  const [count] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM quotes WHERE ${filters}`,
-    base,
-  );
-  return { rows: rows.slice(0, query.limit), total: count?.n ?? 0, more: rows.length > query.limit };
+  let total = rows[0]?.total_matching;
+  if (total === undefined) {
+    const [count] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM quotes WHERE ${filters}`,
+      base,
+    );
+    total = count?.n ?? 0;
+  }
+  const page = rows.slice(0, query.limit).map(({ total_matching: _total, ...row }) => row);
+  return { rows: page, total, more: rows.length > query.limit };
 }
 
 export async function deleteQuote(tx: Queryable, id: string): Promise<void> {

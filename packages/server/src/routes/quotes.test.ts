@@ -367,6 +367,18 @@ describe('GET /cotizaciones', () => {
       await t.call('GET', `/api/v1/cotizaciones?status=sent`, { key: sk })
     ).json()) as Json;
     expect(sent.data.every((q: Json) => q.status === 'sent')).toBe(true);
+    // meta.total counts every match, whatever page is shown, an empty one past the end included.
+    const [{ n }] = (await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM quotes WHERE org_id = $1 AND mode = 'test'`,
+      [t.seed.org.id],
+    )) as [{ n: number }];
+    expect(body.meta.total).toBe(n);
+    expect(byFolio.meta.total).toBe(1);
+    expect(byClient.meta.total).toBe(1);
+    const past = (await (
+      await t.call('GET', `/api/v1/cotizaciones?offset=${n + 5}`, { key: sk })
+    ).json()) as Json;
+    expect(past).toMatchObject({ data: [], meta: { total: n, offset: n + 5, next_cursor: null } });
   });
 
   it('pages with a cursor that stays stable while quotes are inserted', async () => {
