@@ -35,7 +35,7 @@ function loadWidget(): WidgetBundle | undefined {
  *   year as immutable; use it with the SRI hash (`/elements/svc-elements.json` tells both).
  * Both are readable cross-origin, as `<script integrity crossorigin>` requires.
  */
-export function staticRoutes(deps: AppDeps, options: { demoKeysFile?: string | undefined } = {}) {
+export function staticRoutes(_deps: AppDeps, options: { demoKeysFile?: string | undefined } = {}) {
   let widget = loadWidget();
   const bundle = () => {
     // Built after the server started (npm run build in another terminal): pick it up.

@@ -1,5 +1,3 @@
-import type { Queryable } from '../db/database.js';
-
 /** A webhook endpoint as stored. */
 export interface EndpointRow {
   id: string;
