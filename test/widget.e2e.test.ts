@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/browser.js';
+import { foreignKeyArgs } from './support/machine.mjs';
 import { cli, freePort, ROOT, type ServerProcess, startServerProcess } from './support/processes.js';
 
 /**
@@ -24,28 +25,7 @@ describe('<svc-quote-form> end to end', () => {
     seed = JSON.parse(out);
     writeFileSync(join(dataDir, 'demo-keys.json'), out);
     // A live key for another site only: this page's origin is not on its list.
-    foreignKey = JSON.parse(
-      (
-        await cli(
-          [
-            'keys',
-            'create',
-            '--org',
-            seed.org.id,
-            '--kind',
-            'publishable',
-            '--mode',
-            'live',
-            '--scope',
-            'write',
-            '--origin',
-            'https://shop.example',
-            '--json',
-          ],
-          env,
-        )
-      ).stdout,
-    ).key;
+    foreignKey = JSON.parse((await cli(foreignKeyArgs(seed.org.id), env)).stdout).key;
     server = await startServerProcess({ ...env, DEMO_KEYS_FILE: join(dataDir, 'demo-keys.json') }, port);
     browser = await launchChromium();
   });

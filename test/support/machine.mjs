@@ -1,5 +1,6 @@
-// What this machine needs to run browsers and servers in tests, shared by the vitest system tests
-// (test/support/*.ts) and the widget's @web/test-runner suite (plain Node modules, no TypeScript).
+// What the tests need of this machine (Chromium, free ports) and one shared fixture, used by
+// the vitest system tests (test/support/*.ts) and the widget's @web/test-runner suite (plain Node
+// modules, no TypeScript).
 import { createServer } from 'node:net';
 
 /** Debian's Chromium unless CHROME_PATH names another. */
@@ -27,3 +28,12 @@ export function freePort() {
     });
   });
 }
+
+/**
+ * `svc-server` arguments that create a live publishable key for another site only
+ * (https://shop.example): a test page's origin is never on its list.
+ */
+export const foreignKeyArgs = (orgId) =>
+  `keys create --org ${orgId} --kind publishable --mode live --scope write --origin https://shop.example --json`.split(
+    ' ',
+  );

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from '../../../test/support/machine.mjs';
+import { foreignKeyArgs, freePort } from '../../../test/support/machine.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const CLI = join(ROOT, 'packages/server/bin/svc-server.mjs');
@@ -27,23 +27,7 @@ export async function startTestService() {
   const cli = async (args) => (await run(process.execPath, [CLI, ...args], { env, cwd: ROOT })).stdout;
   const seed = JSON.parse(await cli(['seed', '--json']));
   // A live key for another site only: the test page's origin is not on its list.
-  const foreign = JSON.parse(
-    await cli([
-      'keys',
-      'create',
-      '--org',
-      seed.org.id,
-      '--kind',
-      'publishable',
-      '--mode',
-      'live',
-      '--scope',
-      'write',
-      '--origin',
-      'https://shop.example',
-      '--json',
-    ]),
-  ).key;
+  const foreign = JSON.parse(await cli(foreignKeyArgs(seed.org.id))).key;
   const port = await freePort();
   const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], {
     env,
