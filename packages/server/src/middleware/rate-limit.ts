@@ -37,7 +37,13 @@ function countLocally(db: Database, id: string, endsAt: number, now: number): nu
   return 1;
 }
 
-const windowOf = (now: Date, windowMs: number) => Math.floor(now.getTime() / windowMs) * windowMs;
+/** The fixed window `now` falls in: its start, and the whole seconds until it ends (at least 1). */
+export function windowAt(now: Date, windowMs: number): { start: number; resetSeconds: number } {
+  const start = Math.floor(now.getTime() / windowMs) * windowMs;
+  return { start, resetSeconds: Math.max(1, Math.ceil((start + windowMs - now.getTime()) / 1000)) };
+}
+
+const localId = (bucket: string, windowStart: number) => `${bucket}@${windowStart}`;
 
 /**
  * Counts one request in `bucket`'s fixed window, shared by every server process (see above), and
@@ -49,23 +55,20 @@ export async function countRequest(
   now: Date,
   windowMs = RATE_WINDOW_MS,
 ): Promise<{ count: number; resetSeconds: number }> {
-  const windowStart = windowOf(now, windowMs);
+  const { start, resetSeconds } = windowAt(now, windowMs);
   let count: number;
   if (db.kind === 'pglite') {
-    count = countLocally(db, `${bucket}@${windowStart}`, windowStart + windowMs, now.getTime());
+    count = countLocally(db, localId(bucket, start), start + windowMs, now.getTime());
   } else {
     const [row] = await db.query<{ count: number }>(
       `INSERT INTO rate_counters (bucket, window_start, count) VALUES ($1, $2, 1)
        ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_counters.count + 1
        RETURNING count`,
-      [bucket, windowStart],
+      [bucket, start],
     );
     count = row?.count ?? 1;
   }
-  return {
-    count,
-    resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now.getTime()) / 1000)),
-  };
+  return { count, resetSeconds };
 }
 
 /** How many requests `bucket` has counted in the current window, without counting one. */
@@ -75,11 +78,11 @@ export async function currentCount(
   now: Date,
   windowMs: number,
 ): Promise<number> {
-  const windowStart = windowOf(now, windowMs);
-  if (db.kind === 'pglite') return windowsOf(db).get(`${bucket}@${windowStart}`)?.count ?? 0;
+  const { start } = windowAt(now, windowMs);
+  if (db.kind === 'pglite') return windowsOf(db).get(localId(bucket, start))?.count ?? 0;
   const [row] = await db.query<{ count: number }>(
     'SELECT count FROM rate_counters WHERE bucket = $1 AND window_start = $2',
-    [bucket, windowStart],
+    [bucket, start],
   );
   return row?.count ?? 0;
 }

@@ -39,7 +39,8 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
 /**
  * The headers of a response as every middleware would leave them (request id, version, CORS for
  * an allowed origin), as one plain object: the server writes it without building a `Headers`.
- * Marks the response so that middleware leaves it alone.
+ * Marks the response so that middleware leaves it alone. A response that depends on the origin
+ * names `Origin` in the `Vary` it passes, whether or not CORS applies.
  */
 export function completeHeaders(c: Context<AppEnv>, headers: Record<string, string>): Record<string, string> {
   c.set('headersComplete', true);
@@ -49,15 +50,7 @@ export function completeHeaders(c: Context<AppEnv>, headers: Record<string, stri
     'Service-Request-Id': c.get('requestId'),
     'Service-Version': API_VERSION,
     ...(origin
-      ? {
-          'Access-Control-Allow-Origin': origin,
-          'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS,
-          Vary: headers.Vary
-            ? /\bOrigin\b/.test(headers.Vary)
-              ? headers.Vary
-              : `${headers.Vary}, Origin`
-            : 'Origin',
-        }
+      ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS }
       : {}),
   };
 }

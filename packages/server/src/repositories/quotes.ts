@@ -126,10 +126,21 @@ export type NewQuote = Omit<
   'id' | 'seq' | 'folio' | 'created_at' | 'sent_at' | 'vigencia' | 'language'
 >;
 
+/** The columns of a line and their types, to read lines sent as one JSON parameter. */
+const ITEM_RECORD = `position integer, descripcion text, cantidad numeric, unidad text, precio_unitario numeric,
+  precio_negociado numeric, costo_unitario numeric, producto_id uuid, sku text, tax_rate numeric,
+  exemption_reason text, clave_sat text, clave_unidad_sat text, importe numeric, descuento numeric, impuesto numeric`;
+const ITEM_COLUMNS = ITEM_RECORD.split(',')
+  .map((column) => column.trim().split(' ')[0])
+  .join(', ');
+// Qualified: next to the quote's own columns, `descuento` and others would be ambiguous.
+const ITEM_VALUES = ITEM_COLUMNS.split(', ')
+  .map((column) => `item.${column}`)
+  .join(', ');
+
 /** What else the statement that inserts a quote does (see {@link insertQuote}). */
 export interface InsertQuoteOptions {
-  /** Coupon whose use is counted in the same statement; nothing is inserted when it is used up. */
-  couponId: string | null;
+  /** When the quote's coupon (`coupon_id`) must still be valid; its use is counted here. */
   now: Date;
   /** Data of the `quote.created` event, besides `id` and `folio`, which the statement adds. */
   eventData: Record<string, unknown>;
@@ -149,8 +160,8 @@ export async function insertQuote(
   options: InsertQuoteOptions,
 ): Promise<QuoteRow | undefined> {
   const [row] = await tx.query<QuoteRow>(
-    `WITH ${claimCouponCte('$26::uuid', '$27::timestamptz')}, counter AS (
-       INSERT INTO folio_counters (org_id, mode, last) SELECT $1, $2, 1 WHERE ${COUPON_CLAIMED('$26::uuid')}
+    `WITH ${claimCouponCte('$14::uuid', '$26::timestamptz')}, counter AS (
+       INSERT INTO folio_counters (org_id, mode, last) SELECT $1, $2, 1 WHERE ${COUPON_CLAIMED('$14::uuid')}
        ON CONFLICT (org_id, mode) DO UPDATE SET last = folio_counters.last + 1 RETURNING last
      ), quote AS (
        INSERT INTO quotes (org_id, mode, folio, cliente_id, cliente_nombre, status, moneda, fiscal_currency, iva_incluido,
@@ -162,17 +173,14 @@ export async function insertQuote(
        RETURNING ${COLUMNS}
      ), lines AS (
        INSERT INTO quote_items (quote_id, ${ITEM_COLUMNS})
-       SELECT quote.id, ${ITEM_COLUMNS.split(', ')
-         .map((column) => `item.${column}`)
-         .join(', ')}
-       FROM quote, jsonb_to_recordset($25::jsonb) AS item(${ITEM_RECORD})
+       SELECT quote.id, ${ITEM_VALUES} FROM quote, jsonb_to_recordset($25::jsonb) AS item(${ITEM_RECORD})
      ), ${eventCtes({
        org: '$1',
        mode: '$2',
        type: "'quote.created'",
        object: "'quote'",
        objectId: 'quote.id',
-       data: "$28::jsonb || jsonb_build_object('id', quote.id, 'folio', quote.folio)",
+       data: "$27::jsonb || jsonb_build_object('id', quote.id, 'folio', quote.folio)",
        actor: '$24',
        from: 'quote',
      })}
@@ -203,7 +211,6 @@ export async function insertQuote(
       quote.motivo,
       quote.created_by,
       JSON.stringify(items),
-      options.couponId,
       options.now,
       storedEventData(options.eventData),
     ],
@@ -212,14 +219,6 @@ export async function insertQuote(
   const { notified: _notified, ...stored } = row as QuoteRow & { notified: unknown };
   return stored;
 }
-
-/** The columns of a line and their types, to read lines sent as one JSON parameter. */
-const ITEM_RECORD = `position integer, descripcion text, cantidad numeric, unidad text, precio_unitario numeric,
-  precio_negociado numeric, costo_unitario numeric, producto_id uuid, sku text, tax_rate numeric,
-  exemption_reason text, clave_sat text, clave_unidad_sat text, importe numeric, descuento numeric, impuesto numeric`;
-const ITEM_COLUMNS = ITEM_RECORD.split(',')
-  .map((column) => column.trim().split(' ')[0])
-  .join(', ');
 
 /** Replaces the lines of a quote. */
 export async function replaceQuoteItems(

@@ -225,6 +225,28 @@ describe('POST /cotizaciones', () => {
   });
 });
 
+describe('quote.created', () => {
+  it('records the same summary as every other quote event, written with the quote itself', async () => {
+    const { body } = await create({ items: [laptop()], cliente, cupon: 'BIENVENIDA10' });
+    const events = (await (
+      await t.call('GET', `/api/v1/events?type=quote.created&object_id=${body.data.id}`, { key: sk })
+    ).json()) as Json;
+    expect(events.data).toHaveLength(1);
+    const client = (
+      await t.db.query<{ id: string }>('SELECT cliente_id AS id FROM quotes WHERE id = $1', [body.data.id])
+    )[0]!;
+    expect(events.data[0].data).toEqual({
+      id: body.data.id,
+      folio: body.data.folio,
+      status: 'draft',
+      moneda: 'MXN',
+      total: body.data.total,
+      cliente: cliente.empresa,
+      cliente_id: client.id,
+    });
+  });
+});
+
 describe('coupons on creation', () => {
   it('refuses invalid coupons with their reason and writes nothing', async () => {
     const before = await count('quotes');
@@ -313,7 +335,7 @@ describe('coupons on creation', () => {
           created_by: 'system',
         },
         [],
-        { couponId: coupon!.id, now: new Date(), eventData: {} },
+        { now: new Date(), eventData: {} },
       ),
     );
     expect(inserted).toBeUndefined();

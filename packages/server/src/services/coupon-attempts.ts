@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { ApiError } from '../errors.js';
-import { countRequest, currentCount, LONGEST_RATE_WINDOW_MS } from '../middleware/rate-limit.js';
+import { countRequest, currentCount, LONGEST_RATE_WINDOW_MS, windowAt } from '../middleware/rate-limit.js';
 
 /** Failed coupon attempts a client IP may make per window, so codes cannot be enumerated. */
 export const COUPON_FAILURES_LIMIT = 10;
@@ -17,8 +17,7 @@ export async function assertCouponAttemptsLeft(
 ): Promise<void> {
   const failures = await currentCount(db, bucket(orgId, ip), now, COUPON_FAILURES_WINDOW_MS);
   if (failures >= COUPON_FAILURES_LIMIT) {
-    const windowStart = Math.floor(now.getTime() / COUPON_FAILURES_WINDOW_MS) * COUPON_FAILURES_WINDOW_MS;
-    const retryAfter = Math.ceil((windowStart + COUPON_FAILURES_WINDOW_MS - now.getTime()) / 1000);
+    const retryAfter = windowAt(now, COUPON_FAILURES_WINDOW_MS).resetSeconds;
     throw new ApiError(
       429,
       'rate_limited',

@@ -79,9 +79,17 @@ export function quoteDetail(
 
 /** The quote's summary in `quote.*` events (the event history never stores `link_publico`). */
 export function quoteEventData(quote: QuoteRow) {
+  return { id: quote.id, folio: quote.folio, ...quoteEventSummary(quote) };
+}
+
+/**
+ * {@link quoteEventData} without `id` and `folio`, for a quote not yet stored: the statement that
+ * inserts it adds those two (see `insertQuote`).
+ */
+export function quoteEventSummary(
+  quote: Pick<QuoteRow, 'status' | 'moneda' | 'total' | 'cliente_nombre' | 'cliente_id'>,
+) {
   return {
-    id: quote.id,
-    folio: quote.folio,
     status: quote.status,
     moneda: quote.moneda,
     total: quote.total,

@@ -18,6 +18,7 @@ import {
   findQuoteItems,
   insertQuote,
   listQuotes,
+  type NewQuote,
   type QuoteListQuery,
 } from '../repositories/quotes.js';
 import type { AppDeps } from '../types.js';
@@ -27,7 +28,7 @@ import { PLANS, planLimitError } from './plans.js';
 import { checkCoupon, couponError, itemRows, resolveLines, totalsFor } from './pricing.js';
 import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
 import { sendQuoteInTx } from './quote-sending.js';
-import { publicLink, quoteDetail, quoteEventData, quoteListItem } from './quote-view.js';
+import { publicLink, quoteDetail, quoteEventData, quoteEventSummary, quoteListItem } from './quote-view.js';
 
 /** Fields a publishable key may not send on quote creation. */
 const PUBLISHABLE_FORBIDDEN = ['cliente_id', 'descuento', 'send'] as const;
@@ -116,47 +117,36 @@ export async function createQuote(
     const language: Lang =
       pickLang(context.acceptLanguage) ?? countryLang(client.country_code) ?? pickLang(org.locale) ?? 'es';
 
-    const inserted = await insertQuote(
-      tx,
-      {
-        org_id: org.id,
-        mode: key.mode,
-        cliente_id: client.id,
-        cliente_nombre: client.empresa,
-        status: 'draft',
-        moneda: currency,
-        fiscal_currency: body.fiscal_currency ?? null,
-        iva_incluido: ivaIncluido,
-        terminos_codigo: body.terminos ?? client.terminos ?? org.terminos[0] ?? null,
-        vigencia_dias: body.vigencia_dias ?? org.vigencia_dias,
-        notas: body.notas ?? null,
-        descuento_solicitado: body.cupon === undefined ? (body.descuento ?? null) : null,
-        cupon: body.cupon === undefined ? null : body.cupon.toUpperCase(),
-        coupon_id: couponId,
-        subtotal: totals.subtotal,
-        descuento: totals.descuento,
-        impuestos: totals.impuestos,
-        total: totals.total,
-        token: randomBase62(40),
-        draft_language: language,
-        needs_approval: approval !== null,
-        approval_status: approval ? 'pending' : null,
-        motivo: approval,
-        created_by: actor,
-      },
-      itemRows(lines, totals),
-      {
-        couponId,
-        now,
-        eventData: {
-          status: 'draft',
-          moneda: currency,
-          total: totals.total,
-          cliente: client.empresa,
-          cliente_id: client.id,
-        },
-      },
-    );
+    const newQuote: NewQuote = {
+      org_id: org.id,
+      mode: key.mode,
+      cliente_id: client.id,
+      cliente_nombre: client.empresa,
+      status: 'draft',
+      moneda: currency,
+      fiscal_currency: body.fiscal_currency ?? null,
+      iva_incluido: ivaIncluido,
+      terminos_codigo: body.terminos ?? client.terminos ?? org.terminos[0] ?? null,
+      vigencia_dias: body.vigencia_dias ?? org.vigencia_dias,
+      notas: body.notas ?? null,
+      descuento_solicitado: body.cupon === undefined ? (body.descuento ?? null) : null,
+      cupon: body.cupon === undefined ? null : body.cupon.toUpperCase(),
+      coupon_id: couponId,
+      subtotal: totals.subtotal,
+      descuento: totals.descuento,
+      impuestos: totals.impuestos,
+      total: totals.total,
+      token: randomBase62(40),
+      draft_language: language,
+      needs_approval: approval !== null,
+      approval_status: approval ? 'pending' : null,
+      motivo: approval,
+      created_by: actor,
+    };
+    const inserted = await insertQuote(tx, newQuote, itemRows(lines, totals), {
+      now,
+      eventData: quoteEventSummary(newQuote),
+    });
     // No row: another request took the coupon's last use since it was read.
     if (!inserted) throw couponError(body.cupon!, 'exhausted');
     let quote = inserted;
