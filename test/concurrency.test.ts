@@ -122,6 +122,47 @@ describe('two server processes on one PostgreSQL', () => {
     expect(await replay.text()).toBe(texts[0]);
   });
 
+  it('stops serving the widget configuration to a revoked publishable key at once, on both processes', async () => {
+    const created = JSON.parse(
+      (
+        await cli(
+          [
+            'keys',
+            'create',
+            '--org',
+            JSON.parse((await cli(['seed', '--json'], { DATABASE_URL: database.url })).stdout).org.id,
+            '--kind',
+            'publishable',
+            '--mode',
+            'test',
+            '--scope',
+            'write',
+            '--origin',
+            'https://tienda.example',
+            '--json',
+          ],
+          { DATABASE_URL: database.url },
+        )
+      ).stdout,
+    ) as { id: string; key: string };
+    const config = (i: number) =>
+      fetch(`${servers[i]!.url}/api/v1/elements/config`, {
+        headers: { authorization: `Bearer ${created.key}`, origin: 'https://tienda.example' },
+      });
+    // Twice on each process: the second answer comes from that process's memory.
+    for (const i of [0, 1, 0, 1]) expect((await config(i)).status).toBe(200);
+    await cli(['keys', 'revoke', created.id], { DATABASE_URL: database.url });
+    // The revocation reaches both processes through LISTEN/NOTIFY; allow it to arrive.
+    for (const i of [0, 1]) {
+      let status = 0;
+      for (let attempt = 0; attempt < 50 && status !== 401; attempt++) {
+        status = (await config(i)).status;
+        if (status !== 401) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(status).toBe(401);
+    }
+  });
+
   it('counts the per-key rate limit once across both processes', async () => {
     const key = JSON.parse(
       (

@@ -5,6 +5,7 @@ import { publishableCors } from './middleware/cors.js';
 import { PreflightOrigins } from './middleware/origin.js';
 import { requestContext } from './middleware/request-context.js';
 import { apiDocsRoutes } from './routes/api-docs.js';
+import { configFastPath } from './routes/config-fast-path.js';
 import { directoryRoutes } from './routes/directory.js';
 import { draftRoutes } from './routes/drafts.js';
 import { elementsRoutes } from './routes/elements.js';
@@ -52,6 +53,13 @@ export function createApp(deps: AppDeps) {
     errorResponse(c, new ApiError(404, 'not_found', `No route for ${c.req.method} ${c.req.path}.`)),
   );
   app.onError(createErrorHandler(deps.logger));
+
+  // Every page view asks for the configuration: answered from memory before routing when it can
+  // be (see config-fast-path.ts), through the full pipeline otherwise.
+  const fromMemory = configFastPath(deps.keys, configs, deps.now);
+  const route = app.fetch;
+  app.fetch = (request, env, executionContext) =>
+    fromMemory(request) ?? route(request, env, executionContext);
   return app;
 }
 

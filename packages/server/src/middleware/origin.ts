@@ -12,15 +12,36 @@ export function requestOrigin(c: Context): string | null {
   // CORS and the key's origin check both ask: parse the URL once per request.
   let origin = origins.get(c);
   if (origin === undefined) {
-    const header = c.req.header('origin');
-    const referer = c.req.header('referer');
-    origin = header && header !== 'null' ? normalize(header) : referer ? normalize(referer) : null;
+    origin = originOf(c.req.header('origin'), c.req.header('referer'));
     origins.set(c, origin);
   }
   return origin;
 }
 
+/** The origin named by an `Origin` header, or else by the origin of a `Referer`; null for neither. */
+export function originOf(
+  header: string | null | undefined,
+  referer: string | null | undefined,
+): string | null {
+  return header && header !== 'null' ? normalize(header) : referer ? normalize(referer) : null;
+}
+
+// Origins seen recently, normalised: parsing a URL is the dearest step of a cached page view,
+// and a site sends the same few origins again and again.
+const normalized = new Map<string, string | null>();
+const MAX_NORMALIZED = 1_000;
+
 function normalize(value: string): string | null {
+  let origin = normalized.get(value);
+  if (origin === undefined) {
+    origin = parseOrigin(value);
+    if (normalized.size >= MAX_NORMALIZED) normalized.clear();
+    normalized.set(value, origin);
+  }
+  return origin;
+}
+
+function parseOrigin(value: string): string | null {
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;

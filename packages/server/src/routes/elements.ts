@@ -6,7 +6,7 @@ import { onlyParams } from '../http/query.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { completeHeaders } from '../middleware/request-context.js';
 import { assertCouponAttemptsLeft, recordCouponFailure } from '../services/coupon-attempts.js';
-import type { ElementsConfigCache } from '../services/elements-config.js';
+import type { CachedConfig, ElementsConfigCache } from '../services/elements-config.js';
 import { previewQuote } from '../services/preview.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { parse } from './quotes.js';
@@ -18,6 +18,37 @@ export const PUBLISHABLE_LIMITS = {
   create: { name: 'create', limit: 30, windowMs: 60_000 },
 } as const;
 
+/** Where the widget's configuration is served; {@link configFastPath} answers it before routing. */
+export const CONFIG_PATH = '/api/v1/elements/config';
+
+/**
+ * The answer to GET /elements/config: 304 when `If-None-Match` names the current entity tag, else
+ * the pre-encoded bytes. `complete` adds what every API response carries (request id, version,
+ * CORS), as one plain header object the server writes without building a `Headers`.
+ */
+export function configResponse(
+  config: CachedConfig,
+  ifNoneMatch: string | null | undefined,
+  complete: (headers: Record<string, string>) => Record<string, string>,
+): Response {
+  // One fresh literal per response (`complete` adds to it): no spread on the page-view hot path.
+  if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === config.etag)) {
+    return new Response(null, { status: 304, headers: complete(cachingHeaders(config)) });
+  }
+  const headers = cachingHeaders(config);
+  headers['Content-Type'] = 'application/json; charset=UTF-8';
+  // A string body with its length given: Node sends it in one write together with the headers.
+  headers['Content-Length'] = config.length;
+  return new Response(config.body, { status: 200, headers: complete(headers) });
+}
+
+const cachingHeaders = (config: CachedConfig): Record<string, string> => ({
+  ETag: config.etag,
+  // Short and public: a page view re-validates within a minute, and the 304 costs nothing.
+  'Cache-Control': 'public, max-age=60',
+  Vary: 'Origin, Authorization',
+});
+
 /** The widget's configuration and basket preview (`/elements/…`). */
 export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache) {
   return new Hono<AppEnv>()
@@ -27,21 +58,9 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache) {
       async (c) => {
         onlyParams(c.req.query(), []);
         const config = await configs.get(c.get('auth'));
-        const headers = {
-          ETag: config.etag,
-          // Short and public: a page view re-validates within a minute, and the 304 costs nothing.
-          'Cache-Control': 'public, max-age=60',
-          Vary: 'Origin, Authorization',
-        };
-        const match = c.req.header('if-none-match');
-        if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === config.etag)) {
-          return new Response(null, { status: 304, headers: completeHeaders(c, headers) });
-        }
-        // The page-view hot path: bytes encoded once, headers as one plain object.
-        return new Response(config.body, {
-          status: 200,
-          headers: completeHeaders(c, { ...headers, 'Content-Type': 'application/json; charset=UTF-8' }),
-        });
+        return configResponse(config, c.req.header('if-none-match'), (headers) =>
+          completeHeaders(c, headers),
+        );
       },
     )
     .post(

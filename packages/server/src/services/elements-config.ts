@@ -6,8 +6,10 @@ import type { KeyStore, KeyWithOrg } from './key-store.js';
 
 /** A serialised configuration response and its entity tag. */
 export interface CachedConfig {
-  /** UTF-8 bytes, encoded once rather than on every response. */
-  body: Uint8Array<ArrayBuffer>;
+  /** The JSON text, serialised once. */
+  body: string;
+  /** Its length in UTF-8 bytes, counted once: the server need not measure it on every response. */
+  length: string;
   etag: string;
 }
 
@@ -21,10 +23,13 @@ const TTL_MS = 30_000;
 export class ElementsConfigCache {
   readonly #db: Database;
   readonly #cache = new Map<string, CachedConfig & { at: number }>();
+  // Bumped on every change message: a build that started before one must not fill the cache.
+  #generation = 0;
 
   constructor(db: Database, keys: KeyStore) {
     this.#db = db;
     keys.subscribe((message) => {
+      this.#generation++;
       const [kind, id] = message.split(':');
       if (kind === 'org' && id) {
         this.#cache.delete(`${id}:test`);
@@ -35,10 +40,18 @@ export class ElementsConfigCache {
     });
   }
 
-  async get({ key, org }: KeyWithOrg): Promise<CachedConfig> {
+  /** The configuration when memory holds a fresh one, without a query; undefined otherwise. */
+  peek({ key, org }: KeyWithOrg): CachedConfig | undefined {
+    const hit = this.#cache.get(`${org.id}:${key.mode}`);
+    return hit && Date.now() - hit.at < TTL_MS ? hit : undefined;
+  }
+
+  async get(auth: KeyWithOrg): Promise<CachedConfig> {
+    const hit = this.peek(auth);
+    if (hit) return hit;
+    const { key, org } = auth;
     const id = `${org.id}:${key.mode}`;
-    const hit = this.#cache.get(id);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit;
+    const generation = this.#generation;
     const { records } = await listProducts(
       this.#db,
       { orgId: org.id, mode: key.mode },
@@ -77,11 +90,12 @@ export class ElementsConfigCache {
     };
     const json = JSON.stringify({ data });
     const entry = {
-      body: new TextEncoder().encode(json),
+      body: json,
+      length: String(Buffer.byteLength(json)),
       etag: `"${sha256(json).slice(0, 32)}"`,
       at: Date.now(),
     };
-    this.#cache.set(id, entry);
+    if (generation === this.#generation) this.#cache.set(id, entry);
     return entry;
   }
 }

@@ -61,11 +61,19 @@ export class KeyStore {
     return () => this.#subscribers.delete(fn);
   }
 
+  /**
+   * What memory holds for a key in clear, without a query: the key and its organization, null for
+   * a key known not to exist, undefined when only {@link find} can tell.
+   */
+  peek(secret: string): KeyWithOrg | null | undefined {
+    return this.#fresh(hashKey(secret));
+  }
+
   /** The key and its organization for a key in clear, or null when no such key exists. */
   async find(secret: string): Promise<KeyWithOrg | null> {
     const hash = hashKey(secret);
-    const hit = this.#cache.get(hash);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
+    const hit = this.#fresh(hash);
+    if (hit !== undefined) return hit;
     const generation = this.#generation;
     const value = await this.#load(hash);
     if (generation === this.#generation) {
@@ -73,6 +81,11 @@ export class KeyStore {
       this.#cache.set(hash, { value, at: Date.now() });
     }
     return value;
+  }
+
+  #fresh(hash: string): KeyWithOrg | null | undefined {
+    const hit = this.#cache.get(hash);
+    return hit && Date.now() - hit.at < TTL_MS ? hit.value : undefined;
   }
 
   async #load(hash: string): Promise<KeyWithOrg | null> {

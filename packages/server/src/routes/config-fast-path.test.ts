@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, revokeApiKey } from '../services/api-keys.js';
+import { ElementsConfigCache } from '../services/elements-config.js';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+import { configFastPath } from './config-fast-path.js';
+
+let t: TestContext;
+const ORIGIN = 'http://127.0.0.1:8787';
+const URL_CONFIG = 'http://localhost/api/v1/elements/config';
+beforeAll(async () => {
+  t = await createTestContext();
+});
+afterAll(() => t.close());
+
+const widgetHeaders = (key: string, extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${key}`,
+  origin: ORIGIN,
+  ...extra,
+});
+const viaApp = (key: string, extra: Record<string, string> = {}, url = URL_CONFIG, method = 'GET') =>
+  t.app.fetch(new Request(url, { method, headers: widgetHeaders(key, extra) }));
+const headersOf = (res: Response) => {
+  const all = Object.fromEntries(res.headers);
+  delete all['service-request-id'];
+  return all;
+};
+const newPublishableKey = async (extra: { expiresAt?: Date } = {}) =>
+  createApiKey(t.db, {
+    orgId: t.seed.org.id,
+    kind: 'publishable',
+    mode: 'test',
+    scope: 'write',
+    origins: [ORIGIN],
+    ...extra,
+  });
+
+describe('GET /elements/config answered from memory', () => {
+  it('answers exactly as the full pipeline does, once memory holds the key and the configuration', async () => {
+    const { key } = await newPublishableKey();
+    // A fast path of its own, over caches this test fills: it knows nothing until the app has answered.
+    const configs = new ElementsConfigCache(t.db, t.deps.keys);
+    const fromMemory = configFastPath(t.deps.keys, configs, t.deps.now);
+    const request = () => new Request(URL_CONFIG, { headers: widgetHeaders(key) });
+    expect(fromMemory(request())).toBeUndefined();
+
+    const full = await viaApp(key);
+    expect(full.status).toBe(200);
+    await configs.get(t.deps.keys.peek(key)!);
+    const fast = fromMemory(request());
+    expect(fast).toBeDefined();
+    expect(fast!.status).toBe(200);
+    expect(headersOf(fast!)).toEqual(headersOf(full));
+    expect(fast!.headers.get('service-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(fast!.headers.get('service-request-id')).not.toBe(full.headers.get('service-request-id'));
+    const body = await fast!.text();
+    expect(body).toBe(await full.text());
+    expect(fast!.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+
+    const etag = full.headers.get('etag')!;
+    const revalidated = fromMemory(
+      new Request(URL_CONFIG, { headers: widgetHeaders(key, { 'if-none-match': etag }) }),
+    );
+    expect(revalidated!.status).toBe(304);
+    expect(await revalidated!.text()).toBe('');
+    expect(revalidated!.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+  });
+
+  it('leaves to the full pipeline whatever memory cannot answer alone, which refuses it as usual', async () => {
+    const { key } = await newPublishableKey();
+    expect((await viaApp(key)).status).toBe(200);
+    const fromMemory = configFastPath(t.deps.keys, new ElementsConfigCache(t.db, t.deps.keys), t.deps.now);
+    const cases: [Request, number, string | undefined][] = [
+      [
+        new Request(URL_CONFIG, { headers: widgetHeaders(key, { origin: 'https://evil.example' }) }),
+        403,
+        'origin_not_allowed',
+      ],
+      [new Request(`${URL_CONFIG}?x=1`, { headers: widgetHeaders(key) }), 400, 'invalid_request'],
+      [
+        new Request(URL_CONFIG, { headers: widgetHeaders(key, { 'service-version': '2020-01-01' }) }),
+        400,
+        'invalid_request',
+      ],
+      [new Request(URL_CONFIG, { headers: widgetHeaders(`pk_test_${'0'.repeat(32)}`) }), 401, 'invalid_key'],
+      [new Request(URL_CONFIG, { headers: { origin: ORIGIN } }), 401, 'missing_key'],
+      [new Request(URL_CONFIG, { method: 'HEAD', headers: widgetHeaders(key) }), 200, undefined],
+    ];
+    for (const [request, status, code] of cases) {
+      expect(fromMemory(request.clone())).toBeUndefined();
+      const res = await t.app.fetch(request);
+      if (code) await expectError(res, status, code);
+      else expect(res.status).toBe(status);
+    }
+    // A secret key may read the configuration too, through the full pipeline (it is rate-limited).
+    const asSeller = () =>
+      new Request(URL_CONFIG, { headers: { authorization: `Bearer ${t.seed.keys.sk_test_write}` } });
+    expect((await t.app.fetch(asSeller())).status).toBe(200);
+    expect(fromMemory(asSeller())).toBeUndefined();
+  });
+
+  it('stops answering for a revoked key at once, though it had been answering from memory', async () => {
+    const { key, record } = await newPublishableKey();
+    expect((await viaApp(key)).status).toBe(200);
+    expect((await viaApp(key)).status).toBe(200);
+    expect(await revokeApiKey(t.db, record.id)).toBe(true);
+    await expectError(await viaApp(key), 401, 'invalid_key');
+  });
+
+  it('stops answering for a key past its expiry, though memory still holds it', async () => {
+    const expiresAt = new Date(Date.now() + 60_000);
+    const { key } = await newPublishableKey({ expiresAt });
+    expect((await viaApp(key)).status).toBe(200);
+    expect((await viaApp(key)).status).toBe(200);
+    t.setNow(new Date(expiresAt.getTime() + 1));
+    try {
+      const body = await expectError(await viaApp(key), 401, 'invalid_key');
+      expect(body.error).toMatch(/expired/);
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+});
