@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { uuid } from '../ids.js';
 
 /** A client of the directory as the API returns it. */
 export interface ClientRecord {
@@ -32,16 +33,34 @@ const COLUMNS = `id, empresa, contacto, email, telefono, rfc, fiscal, terminos, 
 
 type Scope = { orgId: string; mode: string };
 
+/** How a request names its client: by id, or by e-mail (preferred) or company name. */
+export type ClientIdentity = { id: string } | { email?: string | null | undefined; empresa: string };
+
+/**
+ * The SELECT of the client a request names (see {@link ClientIdentity}): by id, or the oldest with
+ * this e-mail, or else with this company name (both case-insensitive); `value` is its placeholder.
+ */
+export function clientSql(org: string, mode: string, identity: ClientIdentity, value: string): string {
+  const where =
+    'id' in identity
+      ? `id = ${value}::uuid`
+      : identity.email
+        ? `lower(email) = lower(${value})`
+        : `lower(empresa) = lower(${value})`;
+  return `SELECT ${COLUMNS} FROM clients WHERE org_id = ${org} AND mode = ${mode} AND ${where}
+    ORDER BY created_at LIMIT 1`;
+}
+
+/** The placeholder's value for {@link clientSql}. */
+export const clientSqlValue = (identity: ClientIdentity): string =>
+  'id' in identity ? identity.id : (identity.email ?? identity.empresa);
+
 export async function findClientById(
   db: Queryable,
   scope: Scope,
   id: string,
 ): Promise<ClientRecord | undefined> {
-  const [row] = await db.query<ClientRecord>(
-    `SELECT ${COLUMNS} FROM clients WHERE org_id = $1 AND mode = $2 AND id = $3`,
-    [scope.orgId, scope.mode, id],
-  );
-  return row;
+  return findClient(db, scope, { id });
 }
 
 /** The client with this e-mail, or else with this company name (both case-insensitive). */
@@ -50,50 +69,85 @@ export async function findClientByIdentity(
   scope: Scope,
   identity: { email?: string | null; empresa: string },
 ): Promise<ClientRecord | undefined> {
-  const [row] = identity.email
-    ? await db.query<ClientRecord>(
-        `SELECT ${COLUMNS} FROM clients WHERE org_id = $1 AND mode = $2 AND lower(email) = lower($3)
-         ORDER BY created_at LIMIT 1`,
-        [scope.orgId, scope.mode, identity.email],
-      )
-    : await db.query<ClientRecord>(
-        `SELECT ${COLUMNS} FROM clients WHERE org_id = $1 AND mode = $2 AND lower(empresa) = lower($3)
-         ORDER BY created_at LIMIT 1`,
-        [scope.orgId, scope.mode, identity.empresa],
-      );
+  return findClient(db, scope, identity);
+}
+
+async function findClient(db: Queryable, scope: Scope, identity: ClientIdentity) {
+  const [row] = await db.query<ClientRecord>(clientSql('$1', '$2', identity, '$3'), [
+    scope.orgId,
+    scope.mode,
+    clientSqlValue(identity),
+  ]);
   return row;
 }
 
+/** The SELECT of how many clients an organization has in a mode; placeholders as SQL. */
+export const clientCountSql = (org: string, mode: string) =>
+  `SELECT count(*)::int FROM clients WHERE org_id = ${org} AND mode = ${mode}`;
+
 export async function countClients(db: Queryable, scope: Scope): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM clients WHERE org_id = $1 AND mode = $2',
-    [scope.orgId, scope.mode],
-  );
-  return row?.n ?? 0;
+  const [row] = await db.query<{ count: number }>(clientCountSql('$1', '$2'), [scope.orgId, scope.mode]);
+  return row?.count ?? 0;
 }
+
+/** A client to create inside another statement (see {@link newClientCte}); its id is chosen beforehand. */
+export type NewClientRow = Omit<ClientRecord, 'created_at' | 'updated_at'>;
+
+/** The row {@link insertClient} would write for `fields`, with a new id. */
+export function newClientRow(id: string, fields: ClientFields & { empresa: string }): NewClientRow {
+  return {
+    id,
+    empresa: fields.empresa,
+    contacto: fields.contacto ?? null,
+    email: fields.email ?? null,
+    telefono: fields.telefono ?? null,
+    rfc: fields.rfc ?? fields.fiscal?.tax_id ?? null,
+    fiscal: fields.fiscal ?? null,
+    terminos: fields.terminos ?? null,
+    country_code: fields.fiscal?.country ?? null,
+  };
+}
+
+/**
+ * The `new_client` common table expression: inserts the client given as one JSON parameter
+ * (`rowSql`, a {@link NewClientRow}; NULL: none) once for each row of the CTE `after`, so that it is
+ * only created when the statement's other writes happen.
+ */
+export const newClientCte = (scope: { org: string; mode: string }, rowSql: string, after: string) =>
+  `new_client AS (
+       INSERT INTO clients (id, org_id, mode, empresa, contacto, email, telefono, rfc, fiscal, terminos, country_code)
+       SELECT c.id, ${scope.org}, ${scope.mode}, c.empresa, c.contacto, c.email, c.telefono, c.rfc, c.fiscal, c.terminos,
+         c.country_code
+       FROM ${after}, jsonb_to_record(${rowSql}::jsonb) AS c(id uuid, empresa text, contacto text, email text,
+         telefono text, rfc text, fiscal jsonb, terminos text, country_code text)
+       WHERE ${rowSql}::jsonb IS NOT NULL
+       RETURNING id
+     )`;
 
 export async function insertClient(
   db: Queryable,
   scope: Scope,
   fields: ClientFields & { empresa: string },
 ): Promise<ClientRecord> {
-  const [row] = await db.query<ClientRecord>(
-    `INSERT INTO clients (org_id, mode, empresa, contacto, email, telefono, rfc, fiscal, terminos, country_code)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+  const row = newClientRow(uuid(), fields);
+  const [inserted] = await db.query<ClientRecord>(
+    `INSERT INTO clients (id, org_id, mode, empresa, contacto, email, telefono, rfc, fiscal, terminos, country_code)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
     [
+      row.id,
       scope.orgId,
       scope.mode,
-      fields.empresa,
-      fields.contacto ?? null,
-      fields.email ?? null,
-      fields.telefono ?? null,
-      fields.rfc ?? fields.fiscal?.tax_id ?? null,
-      fields.fiscal ? JSON.stringify(fields.fiscal) : null,
-      fields.terminos ?? null,
-      fields.fiscal?.country ?? null,
+      row.empresa,
+      row.contacto,
+      row.email,
+      row.telefono,
+      row.rfc,
+      row.fiscal ? JSON.stringify(row.fiscal) : null,
+      row.terminos,
+      row.country_code,
     ],
   );
-  return row!;
+  return inserted!;
 }
 
 export async function updateClient(

@@ -20,12 +20,12 @@ type Scope = { orgId: string; mode: string };
 
 const COLUMNS = 'id, code, tipo, valor, moneda, max_uses, uses, expires_at, active';
 
-/** Coupon codes are matched without regard to case. */
+/** The SELECT of a coupon by code, matched without regard to case; placeholders as SQL. */
+export const couponByCodeSql = (org: string, mode: string, code: string) =>
+  `SELECT ${COLUMNS} FROM coupons WHERE org_id = ${org} AND mode = ${mode} AND upper(code) = upper(${code})`;
+
 export async function findCoupon(db: Queryable, scope: Scope, code: string): Promise<CouponRow | undefined> {
-  const [row] = await db.query<CouponRow>(
-    `SELECT ${COLUMNS} FROM coupons WHERE org_id = $1 AND mode = $2 AND upper(code) = upper($3)`,
-    [scope.orgId, scope.mode, code],
-  );
+  const [row] = await db.query<CouponRow>(couponByCodeSql('$1', '$2', '$3'), [scope.orgId, scope.mode, code]);
   return row;
 }
 

@@ -29,34 +29,39 @@ export const EVENTS_CHANNEL = 'svc_events';
 
 /** SQL expressions (parameters, literals or columns of `from`) for the columns of a new event. */
 export interface EventSql {
-  org: string;
-  mode: string;
   type: string;
   object: string;
   objectId: string;
   data: string;
-  actor: string;
   /** A CTE the values are selected from: no row there, no event. */
   from?: string;
 }
 
 /**
- * The `event` and `jobs` common table expressions that write one event row, the transactional
- * outbox every delivery starts from, and in the same statement fan it out to the organization's
- * active endpoints that want it: a delivery exists exactly when its event committed. Select
- * {@link NOTIFY_IF_JOBS} from the statement to wake webhook workers at commit.
+ * The `event` and `jobs` common table expressions that write events in the order given (so their
+ * `seq` follows it), the transactional outbox every delivery starts from, and in the same statement
+ * fan each out to the organization's active endpoints that want it: a delivery exists exactly when
+ * its event committed. Select {@link NOTIFY_IF_JOBS} from the statement to wake webhook workers at
+ * commit.
  */
-export function eventCtes(sql: EventSql): string {
+export function eventCtes(scope: { org: string; mode: string; actor: string }, events: EventSql[]): string {
+  const rows = events
+    .map(
+      (e, ord) =>
+        `SELECT ${ord} AS ord, ${e.type}::text AS type, ${e.object}::text AS object, ${e.objectId}::uuid AS object_id,
+           ${e.data}::jsonb AS data${e.from ? ` FROM ${e.from}` : ''}`,
+    )
+    .join(' UNION ALL ');
   return `event AS (
        INSERT INTO events (org_id, mode, type, object, object_id, data, actor)
-       SELECT ${sql.org}, ${sql.mode}, ${sql.type}, ${sql.object}, ${sql.objectId}, ${sql.data}, ${sql.actor}
-       ${sql.from ? `FROM ${sql.from}` : ''}
-       RETURNING id
+       SELECT ${scope.org}, ${scope.mode}, e.type, e.object, e.object_id, e.data, ${scope.actor}
+       FROM (${rows}) e ORDER BY e.ord
+       RETURNING id, type
      ), jobs AS (
        INSERT INTO webhook_jobs (endpoint_id, event_id)
        SELECT endpoint.id, event.id FROM webhook_endpoints endpoint, event
-       WHERE endpoint.org_id = ${sql.org} AND endpoint.mode = ${sql.mode} AND endpoint.status = 'active'
-         AND (cardinality(endpoint.eventos) = 0 OR ${sql.type} = ANY(endpoint.eventos))
+       WHERE endpoint.org_id = ${scope.org} AND endpoint.mode = ${scope.mode} AND endpoint.status = 'active'
+         AND (cardinality(endpoint.eventos) = 0 OR event.type = ANY(endpoint.eventos))
        RETURNING 1
      )`;
 }
@@ -73,7 +78,7 @@ export function storedEventData(data: Record<string, unknown>): string {
 /** Writes one event and queues its deliveries, in one statement (see {@link eventCtes}). */
 export async function insertEvent(tx: Queryable, event: NewEvent): Promise<string> {
   const [row] = await tx.query<{ id: string }>(
-    `WITH ${eventCtes({ org: '$1', mode: '$2', type: '$3', object: '$4', objectId: '$5::uuid', data: '$6::jsonb', actor: '$7' })}
+    `WITH ${eventCtes({ org: '$1', mode: '$2', actor: '$7' }, [{ type: '$3', object: '$4', objectId: '$5', data: '$6' }])}
      SELECT event.id, ${NOTIFY_IF_JOBS} AS notified FROM event`,
     [
       event.orgId,

@@ -29,12 +29,17 @@ export async function findProductsByIds(
   ids: string[],
 ): Promise<Map<string, ProductRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.query<ProductRow>(
-    `SELECT ${COLUMNS} FROM products WHERE org_id = $1 AND mode = $2 AND id = ANY($3::uuid[])`,
-    [scope.orgId, scope.mode, ids],
-  );
-  return new Map(rows.map((row) => [row.id, row]));
+  const rows = await db.query<ProductRow>(productsByIdsSql('$1', '$2', '$3'), [scope.orgId, scope.mode, ids]);
+  return productMap(rows);
 }
+
+/** The SELECT of products by their ids (a uuid[]); placeholders as SQL. */
+export const productsByIdsSql = (org: string, mode: string, ids: string) =>
+  `SELECT ${COLUMNS} FROM products WHERE org_id = ${org} AND mode = ${mode} AND id = ANY(${ids}::uuid[])`;
+
+/** Products by id. */
+export const productMap = (rows: ProductRow[]): Map<string, ProductRow> =>
+  new Map(rows.map((row) => [row.id, row]));
 
 export async function listProducts(
   db: Queryable,

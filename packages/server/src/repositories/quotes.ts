@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { type NewClientRow, newClientCte } from './clients.js';
 import { COUPON_CLAIMED, claimCouponCte } from './coupons.js';
 import { eventCtes, NOTIFY_IF_JOBS, storedEventData } from './events.js';
 
@@ -144,26 +145,30 @@ export interface InsertQuoteOptions {
   now: Date;
   /** Data of the `quote.created` event, besides `id` and `folio`, which the statement adds. */
   eventData: Record<string, unknown>;
+  /** The quote's client when it is new: created by the same statement, with `client.created` first. */
+  newClient?: { row: NewClientRow; eventData: Record<string, unknown> } | undefined;
 }
 
 /**
- * Creates a quote in one statement, issued last in its transaction: counts the coupon's use, takes
- * the organization's next folio in this mode (COT-000001, COT-000002…), inserts the quote and its
- * lines, and records `quote.created` with its webhook deliveries. The coupon and folio rows every
- * creation updates stay locked only from here to COMMIT. Returns undefined, having written
- * nothing, when the coupon had no use left.
+ * Creates a quote in one statement, atomic on its own and issued last when it runs in a
+ * transaction: counts the coupon's use, takes the organization's next folio in this mode
+ * (COT-000001, COT-000002…), creates the client when it is new, inserts the quote and its lines,
+ * and records `client.created` and `quote.created` with their webhook deliveries. The coupon and
+ * folio rows every creation updates stay locked only until the statement (or its transaction)
+ * ends. Returns undefined, having written nothing, when the coupon had no use left.
  */
 export async function insertQuote(
-  tx: Queryable,
+  db: Queryable,
   quote: NewQuote,
   items: QuoteItemRow[],
   options: InsertQuoteOptions,
 ): Promise<QuoteRow | undefined> {
-  const [row] = await tx.query<QuoteRow>(
+  const scope = { org: '$1', mode: '$2' };
+  const [row] = await db.query<QuoteRow>(
     `WITH ${claimCouponCte('$14::uuid', '$26::timestamptz')}, counter AS (
        INSERT INTO folio_counters (org_id, mode, last) SELECT $1, $2, 1 WHERE ${COUPON_CLAIMED('$14::uuid')}
        ON CONFLICT (org_id, mode) DO UPDATE SET last = folio_counters.last + 1 RETURNING last
-     ), quote AS (
+     ), ${newClientCte(scope, '$28', 'counter')}, quote AS (
        INSERT INTO quotes (org_id, mode, folio, cliente_id, cliente_nombre, status, moneda, fiscal_currency, iva_incluido,
          terminos_codigo, vigencia_dias, notas, descuento_solicitado, cupon, coupon_id, subtotal, descuento, impuestos,
          total, token, draft_language, needs_approval, approval_status, motivo, created_by)
@@ -174,16 +179,22 @@ export async function insertQuote(
      ), lines AS (
        INSERT INTO quote_items (quote_id, ${ITEM_COLUMNS})
        SELECT quote.id, ${ITEM_VALUES} FROM quote, jsonb_to_recordset($25::jsonb) AS item(${ITEM_RECORD})
-     ), ${eventCtes({
-       org: '$1',
-       mode: '$2',
-       type: "'quote.created'",
-       object: "'quote'",
-       objectId: 'quote.id',
-       data: "$27::jsonb || jsonb_build_object('id', quote.id, 'folio', quote.folio)",
-       actor: '$24',
-       from: 'quote',
-     })}
+     ), ${eventCtes({ ...scope, actor: '$24' }, [
+       {
+         type: "'client.created'",
+         object: "'client'",
+         objectId: 'new_client.id',
+         data: '$29',
+         from: 'new_client',
+       },
+       {
+         type: "'quote.created'",
+         object: "'quote'",
+         objectId: 'quote.id',
+         data: "$27::jsonb || jsonb_build_object('id', quote.id, 'folio', quote.folio)",
+         from: 'quote',
+       },
+     ])}
      SELECT quote.*, ${NOTIFY_IF_JOBS} AS notified FROM quote`,
     [
       quote.org_id,
@@ -213,6 +224,8 @@ export async function insertQuote(
       JSON.stringify(items),
       options.now,
       storedEventData(options.eventData),
+      options.newClient ? JSON.stringify(options.newClient.row) : null,
+      options.newClient ? storedEventData(options.newClient.eventData) : null,
     ],
   );
   if (!row) return undefined;

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newClientRow } from '../repositories/clients.js';
 import { insertQuote } from '../repositories/quotes.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
@@ -289,7 +291,7 @@ describe('coupons on creation', () => {
       `SELECT id FROM coupons WHERE code = 'AGOTADO' AND mode = 'test' AND org_id = $1`,
       [t.seed.org.id],
     );
-    const tables = ['quotes', 'quote_items', 'events', 'folio_counters'];
+    const tables = ['quotes', 'quote_items', 'events', 'folio_counters', 'clients'];
     const counts = async () => Promise.all(tables.map(count));
     const folio = async () =>
       (
@@ -305,13 +307,15 @@ describe('coupons on creation', () => {
       first.data.id,
     ]);
     const afterFirst = { counts: await counts(), folio: await folio() };
+    // With a new client too: it is created by the same statement, so not at all here.
+    const newClient = newClientRow(randomUUID(), { empresa: 'Nunca Creada SA' });
     const inserted = await t.db.transaction((tx) =>
       insertQuote(
         tx,
         {
           org_id: t.seed.org.id,
           mode: 'test',
-          cliente_id: client!.id,
+          cliente_id: newClient.id,
           cliente_nombre: cliente.empresa,
           status: 'draft',
           moneda: 'MXN',
@@ -335,15 +339,52 @@ describe('coupons on creation', () => {
           created_by: 'system',
         },
         [],
-        { now: new Date(), eventData: {} },
+        { now: new Date(), eventData: {}, newClient: { row: newClient, eventData: {} } },
       ),
     );
     expect(inserted).toBeUndefined();
+    expect(client).toBeDefined();
     expect({ counts: await counts(), folio: await folio() }).toEqual(afterFirst);
     expect(afterFirst.counts[0]).toBe(before.counts[0]! + 1);
     // The next quote takes the very next folio.
     const { body: next } = await create({ items: [laptop()], cliente });
     expect(Number(next.data.folio.slice(4))).toBe(Number(first.data.folio.slice(4)) + 1);
+  });
+});
+
+describe('POST /cotizaciones for a new client', () => {
+  it('creates the client, the quote and both events in one go, client.created first, each delivered', async () => {
+    const hook = await t.call('POST', '/api/v1/webhooks', {
+      key: sk,
+      body: { url: 'https://hooks.example/svc', eventos: ['client.created', 'quote.created'] },
+    });
+    expect(hook.status).toBe(200);
+    const before = await count('webhook_jobs');
+    const email = `nuevo-${randomUUID()}@cliente.example`;
+    const { res, body } = await create({
+      items: [laptop()],
+      cliente: { empresa: 'Cliente Nuevo SA', email, fiscal: { country: 'BR', tax_id: 'BR123' } },
+    });
+    expect(res.status).toBe(200);
+    const [client] = await t.db.query<Json>(
+      'SELECT id, empresa, email, rfc, country_code FROM clients WHERE email = $1',
+      [email],
+    );
+    expect(client).toMatchObject({ empresa: 'Cliente Nuevo SA', rfc: 'BR123', country_code: 'BR' });
+    const events = await t.db.query<Json>(
+      'SELECT type, object_id, data FROM events WHERE object_id IN ($1, $2) ORDER BY seq',
+      [client!.id, body.data.id],
+    );
+    expect(events.map((e) => e.type)).toEqual(['client.created', 'quote.created']);
+    expect(events[0]!.data).toMatchObject({ id: client!.id, email, country_code: 'BR' });
+    expect(events[1]!.data).toMatchObject({ id: body.data.id, folio: body.data.folio });
+    expect(await count('webhook_jobs')).toBe(before + 2);
+    // The client's country chose the quote's language (pt), as before the client existed.
+    const [quote] = await t.db.query<Json>('SELECT cliente_id, draft_language FROM quotes WHERE id = $1', [
+      body.data.id,
+    ]);
+    expect(quote).toEqual({ cliente_id: client!.id, draft_language: 'pt' });
+    await t.call('DELETE', `/api/v1/webhooks/${((await hook.json()) as Json).data.id}`, { key: sk });
   });
 });
 

@@ -77,10 +77,25 @@ export async function resolveLines(
   currency: string,
   caller: PricingCaller,
 ): Promise<ResolvedLine[]> {
-  const ids = [...new Set(items.map((item) => item.producto_id).filter((id): id is string => !!id))];
+  const products = await findProductsByIds(db, scope, lineProductIds(items));
+  return priceLines(products, org, items, currency, caller);
+}
+
+/** The catalog products the lines name, once each; 400 for an id that cannot be one. */
+export function lineProductIds(items: QuoteLineRequest[]): string[] {
   const invalid = items.findIndex((item) => item.producto_id !== undefined && !isUuid(item.producto_id));
   if (invalid >= 0) throw invalidRequest(`items[${invalid}].producto_id: no such product in the catalog`);
-  const products = await findProductsByIds(db, scope, ids);
+  return [...new Set(items.map((item) => item.producto_id).filter((id): id is string => !!id))];
+}
+
+/** {@link resolveLines} with the products already read. */
+export function priceLines(
+  products: Map<string, ProductRow>,
+  org: Org,
+  items: QuoteLineRequest[],
+  currency: string,
+  caller: PricingCaller,
+): ResolvedLine[] {
   const mexican = org.country === 'MX';
   return items.map((item, index) => {
     const field = (name: string) => `items[${index}].${name}`;
@@ -152,7 +167,11 @@ export async function checkCoupon(
   currency: string,
   now: Date,
 ): Promise<CouponCheck> {
-  const coupon = await findCoupon(db, scope, code);
+  return couponCheck(await findCoupon(db, scope, code), currency, now);
+}
+
+/** {@link checkCoupon} with the coupon already read. */
+export function couponCheck(coupon: CouponRow | undefined, currency: string, now: Date): CouponCheck {
   const reason = couponRejection(coupon, currency, now);
   return reason ? { ok: false, reason } : { ok: true, coupon: coupon! };
 }

@@ -3,16 +3,15 @@ import type { Queryable } from '../db/database.js';
 import { ApiError, invalidRequest, notFound } from '../errors.js';
 import { encodeCursor } from '../http/cursor.js';
 import { countryLang, type Lang, pickLang } from '../i18n/messages.js';
-import { randomBase62 } from '../ids.js';
+import { isUuid, randomBase62, uuid } from '../ids.js';
 import {
   type ClientRecord,
   clientEventData,
-  countClients,
-  findClientById,
-  findClientByIdentity,
-  insertClient,
+  type NewClientRow,
+  newClientRow,
 } from '../repositories/clients.js';
 import { insertEvent } from '../repositories/events.js';
+import { type QuoteInputs, readQuoteInputs } from '../repositories/quote-inputs.js';
 import {
   findQuote,
   findQuoteItems,
@@ -25,7 +24,7 @@ import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
 import { PLANS, planLimitError } from './plans.js';
-import { checkCoupon, couponError, itemRows, resolveLines, totalsFor } from './pricing.js';
+import { couponCheck, couponError, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
 import { sendQuoteInTx } from './quote-sending.js';
 import { publicLink, quoteDetail, quoteEventData, quoteEventSummary, quoteListItem } from './quote-view.js';
@@ -83,93 +82,122 @@ export async function createQuote(
   const now = deps.now();
   const actor = apiActor(auth);
 
-  let queued: QueuedEmail | null = null;
-  let emailOutcome: EmailOutcome | undefined;
-  const result = await deps.db.transaction(async (tx) => {
-    const client = await resolveClient(tx, scope, org, body, actor);
-    const lines = await resolveLines(tx, scope, org, body.items, currency, { publishable });
+  // Everything is read first, in one statement; nothing is written until the one that creates the quote.
+  if (body.cliente_id !== undefined && !isUuid(body.cliente_id)) throw noSuchClient(body.cliente_id);
+  const inputs = await readQuoteInputs(deps.db, scope, {
+    client: body.cliente_id !== undefined ? { id: body.cliente_id } : body.cliente!,
+    productIds: lineProductIds(body.items),
+    couponCode: body.cupon,
+  });
+  const { client, newClient } = resolveClient(inputs, org, body);
+  const lines = priceLines(inputs.products, org, body.items, currency, { publishable });
 
-    let discount: Discount | null = null;
-    let couponId: string | null = null;
-    if (body.cupon !== undefined) {
-      // Read here, counted by the quote's own statement at the end of the transaction.
-      const check = await checkCoupon(tx, scope, body.cupon, currency, now);
-      if (!check.ok) throw couponError(body.cupon, check.reason);
-      discount = { tipo: check.coupon.tipo, valor: check.coupon.valor };
-      couponId = check.coupon.id;
-    } else if (body.descuento) {
-      discount = body.descuento;
-    }
+  let discount: Discount | null = null;
+  let couponId: string | null = null;
+  if (body.cupon !== undefined) {
+    // Counted by the quote's own statement, which checks it again under the coupon's row lock.
+    const check = couponCheck(inputs.coupon, currency, now);
+    if (!check.ok) throw couponError(body.cupon, check.reason);
+    discount = { tipo: check.coupon.tipo, valor: check.coupon.valor };
+    couponId = check.coupon.id;
+  } else if (body.descuento) {
+    discount = body.descuento;
+  }
 
-    const ivaIncluido = body.iva_incluido ?? false;
-    const totals = totalsFor(lines, {
-      currency,
-      ivaIncluido,
-      defaultTaxRate: org.default_tax_rate,
-      discount,
-    });
-    const approval = approvalNeeded(
-      org,
-      body.cupon === undefined ? discount : null,
-      totals.subtotal,
-      totals.descuento,
-    );
-    const language: Lang =
-      pickLang(context.acceptLanguage) ?? countryLang(client.country_code) ?? pickLang(org.locale) ?? 'es';
+  const ivaIncluido = body.iva_incluido ?? false;
+  const totals = totalsFor(lines, {
+    currency,
+    ivaIncluido,
+    defaultTaxRate: org.default_tax_rate,
+    discount,
+  });
+  const approval = approvalNeeded(
+    org,
+    body.cupon === undefined ? discount : null,
+    totals.subtotal,
+    totals.descuento,
+  );
+  const language: Lang =
+    pickLang(context.acceptLanguage) ?? countryLang(client.country_code) ?? pickLang(org.locale) ?? 'es';
 
-    const newQuote: NewQuote = {
-      org_id: org.id,
-      mode: key.mode,
-      cliente_id: client.id,
-      cliente_nombre: client.empresa,
-      status: 'draft',
-      moneda: currency,
-      fiscal_currency: body.fiscal_currency ?? null,
-      iva_incluido: ivaIncluido,
-      terminos_codigo: body.terminos ?? client.terminos ?? org.terminos[0] ?? null,
-      vigencia_dias: body.vigencia_dias ?? org.vigencia_dias,
-      notas: body.notas ?? null,
-      descuento_solicitado: body.cupon === undefined ? (body.descuento ?? null) : null,
-      cupon: body.cupon === undefined ? null : body.cupon.toUpperCase(),
-      coupon_id: couponId,
-      subtotal: totals.subtotal,
-      descuento: totals.descuento,
-      impuestos: totals.impuestos,
-      total: totals.total,
-      token: randomBase62(40),
-      draft_language: language,
-      needs_approval: approval !== null,
-      approval_status: approval ? 'pending' : null,
-      motivo: approval,
-      created_by: actor,
-    };
-    const inserted = await insertQuote(tx, newQuote, itemRows(lines, totals), {
+  const newQuote: NewQuote = {
+    org_id: org.id,
+    mode: key.mode,
+    cliente_id: client.id,
+    cliente_nombre: client.empresa,
+    status: 'draft',
+    moneda: currency,
+    fiscal_currency: body.fiscal_currency ?? null,
+    iva_incluido: ivaIncluido,
+    terminos_codigo: body.terminos ?? client.terminos ?? org.terminos[0] ?? null,
+    vigencia_dias: body.vigencia_dias ?? org.vigencia_dias,
+    notas: body.notas ?? null,
+    descuento_solicitado: body.cupon === undefined ? (body.descuento ?? null) : null,
+    cupon: body.cupon === undefined ? null : body.cupon.toUpperCase(),
+    coupon_id: couponId,
+    subtotal: totals.subtotal,
+    descuento: totals.descuento,
+    impuestos: totals.impuestos,
+    total: totals.total,
+    token: randomBase62(40),
+    draft_language: language,
+    needs_approval: approval !== null,
+    approval_status: approval ? 'pending' : null,
+    motivo: approval,
+    created_by: actor,
+  };
+  const insert = async (db: Queryable) => {
+    const inserted = await insertQuote(db, newQuote, itemRows(lines, totals), {
       now,
       eventData: quoteEventSummary(newQuote),
+      newClient: newClient && { row: newClient, eventData: clientEventData(client) },
     });
     // No row: another request took the coupon's last use since it was read.
     if (!inserted) throw couponError(body.cupon!, 'exhausted');
-    let quote = inserted;
-    const event = { orgId: org.id, mode: key.mode, object: 'quote' as const, objectId: quote.id, actor };
-    if (approval) {
-      await insertEvent(tx, {
-        ...event,
-        type: 'quote.approval_requested',
-        data: { ...quoteEventData(quote), motivo: approval },
-      });
-    }
-    if (body.send) {
-      if (approval) {
-        emailOutcome = { sent: false };
-      } else {
-        const sent = await sendQuoteInTx(tx, deps, { quote, org, actor, clientEmail: client.email, now });
-        quote = sent.quote;
-        emailOutcome = sent.email.outcome;
-        queued = sent.email.queued;
-      }
-    }
-    return quote;
-  });
+    return inserted;
+  };
+
+  let queued: QueuedEmail | null = null;
+  let emailOutcome: EmailOutcome | undefined;
+  // The common case is that one statement, atomic by itself: no transaction, so the coupon and
+  // folio rows it locks are free again the moment it ends, not a round trip later at COMMIT.
+  const result =
+    !approval && !body.send
+      ? await insert(deps.db)
+      : await deps.db.transaction(async (tx) => {
+          let quote = await insert(tx);
+          const event = {
+            orgId: org.id,
+            mode: key.mode,
+            object: 'quote' as const,
+            objectId: quote.id,
+            actor,
+          };
+          if (approval) {
+            await insertEvent(tx, {
+              ...event,
+              type: 'quote.approval_requested',
+              data: { ...quoteEventData(quote), motivo: approval },
+            });
+          }
+          if (body.send) {
+            if (approval) {
+              emailOutcome = { sent: false };
+            } else {
+              const sent = await sendQuoteInTx(tx, deps, {
+                quote,
+                org,
+                actor,
+                clientEmail: client.email,
+                now,
+              });
+              quote = sent.quote;
+              emailOutcome = sent.email.outcome;
+              queued = sent.email.queued;
+            }
+          }
+          return quote;
+        });
 
   if (queued && deps.mailer) emailOutcome = await deliverQueuedEmail(deps.db, deps.mailer, queued);
   return {
@@ -216,28 +244,21 @@ function approvalNeeded(
     : `Discount of ${shown}% is above the ${org.approval_discount_pct}% allowed without approval`;
 }
 
-/** The client of the request: by id (400 `invalid_client`), found by e-mail or name, or created. */
-async function resolveClient(
-  tx: Queryable,
-  scope: { orgId: string; mode: string },
+/**
+ * The client of the request, as read: by id (400 `invalid_client`), found by e-mail or name, or
+ * else a new one (within the plan's limit) that the quote's statement creates, as `newClient`.
+ */
+function resolveClient(
+  inputs: QuoteInputs,
   org: Org,
   body: QuoteRequest,
-  actor: string,
-): Promise<ClientRecord> {
-  if (body.cliente_id !== undefined) {
-    const client = /^[0-9a-f-]{36}$/i.test(body.cliente_id)
-      ? await findClientById(tx, scope, body.cliente_id)
-      : undefined;
-    if (!client)
-      throw new ApiError(400, 'invalid_client', `cliente_id: no client ${body.cliente_id} in the directory`);
-    return client;
-  }
-  const data = body.cliente!;
-  const existing = await findClientByIdentity(tx, scope, { email: data.email, empresa: data.empresa });
-  if (existing) return existing;
+): { client: ClientRecord; newClient?: NewClientRow } {
+  if (inputs.client) return { client: inputs.client };
+  if (body.cliente_id !== undefined) throw noSuchClient(body.cliente_id);
   const limit = PLANS[org.plan].maxClients;
-  if ((await countClients(tx, scope)) >= limit) throw planLimitError('clients', org.plan, limit);
-  const client = await insertClient(tx, scope, {
+  if ((inputs.clientCount ?? 0) >= limit) throw planLimitError('clients', org.plan, limit);
+  const data = body.cliente!;
+  const newClient = newClientRow(uuid(), {
     empresa: data.empresa,
     contacto: data.contacto ?? null,
     email: data.email ?? null,
@@ -245,17 +266,12 @@ async function resolveClient(
     rfc: data.rfc ?? null,
     fiscal: (data.fiscal as Record<string, string> | undefined) ?? null,
   });
-  await insertEvent(tx, {
-    orgId: scope.orgId,
-    mode: scope.mode as 'test' | 'live',
-    type: 'client.created',
-    object: 'client',
-    objectId: client.id,
-    data: clientEventData(client),
-    actor,
-  });
-  return client;
+  const stamp = new Date().toISOString();
+  return { client: { ...newClient, created_at: stamp, updated_at: stamp }, newClient };
 }
+
+const noSuchClient = (id: string) =>
+  new ApiError(400, 'invalid_client', `cliente_id: no client ${id} in the directory`);
 
 /** A page of quotes and its `meta`. */
 export async function listQuotePage(deps: AppDeps, auth: KeyWithOrg, query: QuoteListQuery) {

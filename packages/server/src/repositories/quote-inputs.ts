@@ -1,0 +1,56 @@
+import type { Queryable } from '../db/database.js';
+import {
+  type ClientIdentity,
+  type ClientRecord,
+  clientCountSql,
+  clientSql,
+  clientSqlValue,
+} from './clients.js';
+import { type CouponRow, couponByCodeSql } from './coupons.js';
+import { type ProductRow, productMap, productsByIdsSql } from './products.js';
+
+/** What creating a quote reads before it writes. */
+export interface QuoteInputs {
+  /** The client the request names, when it exists. */
+  client: ClientRecord | undefined;
+  /** How many clients the organization has in this mode; only counted when the client is new. */
+  clientCount: number | null;
+  products: Map<string, ProductRow>;
+  /** The coupon by its code, when one was asked for and exists. */
+  coupon: CouponRow | undefined;
+}
+
+/**
+ * Reads the client, the catalog products and the coupon a quote creation needs, in one statement:
+ * every round trip to the database costs the server more than the reading itself. The quote's own
+ * statement later counts the coupon's use and checks it again under its row lock.
+ */
+export async function readQuoteInputs(
+  db: Queryable,
+  scope: { orgId: string; mode: string },
+  request: { client: ClientIdentity; productIds: string[]; couponCode: string | undefined },
+): Promise<QuoteInputs> {
+  const [row] = await db.query<{
+    client: ClientRecord | null;
+    client_count: number | null;
+    products: ProductRow[];
+    coupon: (Omit<CouponRow, 'expires_at'> & { expires_at: string | null }) | null;
+  }>(
+    `WITH client AS (${clientSql('$1', '$2', request.client, '$3')})
+     SELECT (SELECT row_to_json(client) FROM client) AS client,
+       CASE WHEN NOT EXISTS (SELECT 1 FROM client) THEN (${clientCountSql('$1', '$2')}) END AS client_count,
+       (SELECT coalesce(json_agg(p), '[]') FROM (${productsByIdsSql('$1', '$2', '$4')}) p) AS products,
+       (SELECT row_to_json(k) FROM (${couponByCodeSql('$1', '$2', '$5')}) k) AS coupon`,
+    [scope.orgId, scope.mode, clientSqlValue(request.client), request.productIds, request.couponCode ?? null],
+  );
+  const coupon = row!.coupon;
+  return {
+    client: row!.client ?? undefined,
+    clientCount: row!.client_count,
+    products: productMap(row!.products),
+    // JSON carries the timestamp as text; the coupon checks compare Dates.
+    coupon: coupon
+      ? { ...coupon, expires_at: coupon.expires_at ? new Date(coupon.expires_at) : null }
+      : undefined,
+  };
+}
