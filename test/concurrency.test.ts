@@ -17,6 +17,7 @@ describe('two server processes on one PostgreSQL', () => {
       sk_live_write: string;
       pk_live: string;
     };
+    org: { id: string };
     products: { id: string; sku: string }[];
   };
 
@@ -37,6 +38,12 @@ describe('two server processes on one PostgreSQL', () => {
     precio_unitario: 24500,
     producto_id: seed.products[0]!.id,
   });
+  /** A new key of the seeded organization, made with the CLI (`keys create … --json`). */
+  const createKey = async (args: string[]) =>
+    JSON.parse(
+      (await cli(['keys', 'create', '--org', seed.org.id, ...args, '--json'], { DATABASE_URL: database.url }))
+        .stdout,
+    ) as { id: string; key: string };
   const post = (i: number, path: string, key: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${servers[i % 2]!.url}/api/v1${path}`, {
       method: 'POST',
@@ -123,28 +130,16 @@ describe('two server processes on one PostgreSQL', () => {
   });
 
   it('stops serving the widget configuration to a revoked publishable key at once, on both processes', async () => {
-    const created = JSON.parse(
-      (
-        await cli(
-          [
-            'keys',
-            'create',
-            '--org',
-            JSON.parse((await cli(['seed', '--json'], { DATABASE_URL: database.url })).stdout).org.id,
-            '--kind',
-            'publishable',
-            '--mode',
-            'test',
-            '--scope',
-            'write',
-            '--origin',
-            'https://tienda.example',
-            '--json',
-          ],
-          { DATABASE_URL: database.url },
-        )
-      ).stdout,
-    ) as { id: string; key: string };
+    const created = await createKey([
+      '--kind',
+      'publishable',
+      '--mode',
+      'test',
+      '--scope',
+      'write',
+      '--origin',
+      'https://tienda.example',
+    ]);
     const config = (i: number) =>
       fetch(`${servers[i]!.url}/api/v1/elements/config`, {
         headers: { authorization: `Bearer ${created.key}`, origin: 'https://tienda.example' },
@@ -164,26 +159,7 @@ describe('two server processes on one PostgreSQL', () => {
   });
 
   it('counts the per-key rate limit once across both processes', async () => {
-    const key = JSON.parse(
-      (
-        await cli(
-          [
-            'keys',
-            'create',
-            '--org',
-            JSON.parse((await cli(['seed', '--json'], { DATABASE_URL: database.url })).stdout).org.id,
-            '--kind',
-            'secret',
-            '--mode',
-            'test',
-            '--scope',
-            'read',
-            '--json',
-          ],
-          { DATABASE_URL: database.url },
-        )
-      ).stdout,
-    ).key as string;
+    const { key } = await createKey(['--kind', 'secret', '--mode', 'test', '--scope', 'read']);
     // Align to a fresh minute so the burst stays in one window.
     const msToWindow = 60_000 - (Date.now() % 60_000);
     if (msToWindow < 15_000) await new Promise((r) => setTimeout(r, msToWindow + 50));
