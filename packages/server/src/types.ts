@@ -2,6 +2,7 @@ import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
 import type { Drafter } from './drafting/types.js';
 import type { Logger } from './logger.js';
+import type { DeferredLimit } from './middleware/rate-limit.js';
 import type { KeyStore, KeyWithOrg } from './services/key-store.js';
 import type { Mailer } from './services/mailer.js';
 import type { Resolver } from './webhooks/url-guard.js';
@@ -35,6 +36,11 @@ export interface AppVariables {
    * `completeHeaders`): a plain header object that is written as is, the server's fast path.
    */
   headersComplete: boolean;
+  /**
+   * Set instead of counting the per-IP limit when the operation counts it in its own first
+   * statement (`perIp.countedByOperation`, on PostgreSQL).
+   */
+  deferredLimit: DeferredLimit | undefined;
 }
 
 /** The Hono environment of the app. */

@@ -45,6 +45,44 @@ export function windowAt(now: Date, windowMs: number): { start: number; resetSec
 
 const localId = (bucket: string, windowStart: number) => `${bucket}@${windowStart}`;
 
+const COUNT_SQL = (bucket: string, windowStart: string) =>
+  `INSERT INTO rate_counters (bucket, window_start, count) VALUES (${bucket}, ${windowStart}, 1)
+   ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_counters.count + 1
+   RETURNING count`;
+const READ_SQL = (bucket: string, windowStart: string) =>
+  `SELECT count FROM rate_counters WHERE bucket = ${bucket} AND window_start = ${windowStart}`;
+
+/**
+ * A rate counter on PostgreSQL that the first statement of an operation counts (or only reads)
+ * along with its own work, sparing the request a round trip: each one costs the server and the
+ * database more than the counting does. PGlite counts in memory and has no use for this.
+ */
+export interface FoldedCounter {
+  bucket: string;
+  windowStart: number;
+  /** Counts this request when set; otherwise only reads the count. */
+  increment: boolean;
+  /** Throws the operation's refusal when the count read is over its limit. */
+  check(count: number): void;
+}
+
+/**
+ * The SQL of a folded counter whose bucket and window start are the parameters named: a CTE to
+ * add to the statement's WITH list (when it counts), and the scalar expression that reads it.
+ */
+export function foldedCounterSql(
+  counter: FoldedCounter,
+  name: string,
+  params: { bucket: string; windowStart: string },
+): { cte: string | undefined; count: string } {
+  if (!counter.increment)
+    return { cte: undefined, count: `(${READ_SQL(params.bucket, params.windowStart)})` };
+  return {
+    cte: `${name} AS (${COUNT_SQL(params.bucket, params.windowStart)})`,
+    count: `(SELECT count FROM ${name})`,
+  };
+}
+
 /**
  * Counts one request in `bucket`'s fixed window, shared by every server process (see above), and
  * returns the count and the seconds until the window ends.
@@ -60,12 +98,7 @@ export async function countRequest(
   if (db.kind === 'pglite') {
     count = countLocally(db, localId(bucket, start), start + windowMs, now.getTime());
   } else {
-    const [row] = await db.query<{ count: number }>(
-      `INSERT INTO rate_counters (bucket, window_start, count) VALUES ($1, $2, 1)
-       ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_counters.count + 1
-       RETURNING count`,
-      [bucket, start],
-    );
+    const [row] = await db.query<{ count: number }>(COUNT_SQL('$1', '$2'), [bucket, start]);
     count = row?.count ?? 1;
   }
   return { count, resetSeconds };
@@ -80,10 +113,7 @@ export async function currentCount(
 ): Promise<number> {
   const { start } = windowAt(now, windowMs);
   if (db.kind === 'pglite') return windowsOf(db).get(localId(bucket, start))?.count ?? 0;
-  const [row] = await db.query<{ count: number }>(
-    'SELECT count FROM rate_counters WHERE bucket = $1 AND window_start = $2',
-    [bucket, start],
-  );
+  const [row] = await db.query<{ count: number }>(READ_SQL('$1', '$2'), [bucket, start]);
   return row?.count ?? 0;
 }
 
@@ -95,14 +125,35 @@ export async function enforceRateLimit(
   now: Date,
   windowMs = RATE_WINDOW_MS,
 ): Promise<void> {
-  const { count, resetSeconds } = await countRequest(db, bucket, now, windowMs);
-  if (count > limit) {
-    throw new ApiError(
-      429,
-      'rate_limited',
-      `Too many requests: the limit is ${limit} per ${windowMs / 1000} seconds. Retry after ${resetSeconds} s.`,
-      { limit },
-      { 'Retry-After': String(resetSeconds) },
-    );
-  }
+  const { count } = await countRequest(db, bucket, now, windowMs);
+  assertWithinLimit(count, limit, now, windowMs);
+}
+
+/** A limit an operation counts itself, in its first statement (see {@link FoldedCounter}). */
+export interface DeferredLimit {
+  bucket: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** The folded counter that counts this request against a deferred limit. */
+export function countingCounter(deferred: DeferredLimit, now: Date): FoldedCounter {
+  return {
+    bucket: deferred.bucket,
+    windowStart: windowAt(now, deferred.windowMs).start,
+    increment: true,
+    check: (count) => assertWithinLimit(count, deferred.limit, now, deferred.windowMs),
+  };
+}
+
+function assertWithinLimit(count: number, limit: number, now: Date, windowMs: number): void {
+  if (count <= limit) return;
+  const { resetSeconds } = windowAt(now, windowMs);
+  throw new ApiError(
+    429,
+    'rate_limited',
+    `Too many requests: the limit is ${limit} per ${windowMs / 1000} seconds. Retry after ${resetSeconds} s.`,
+    { limit },
+    { 'Retry-After': String(resetSeconds) },
+  );
 }

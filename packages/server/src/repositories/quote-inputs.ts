@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { type FoldedCounter, foldedCounterSql } from '../middleware/rate-limit.js';
 import {
   type ClientIdentity,
   type ClientRecord,
@@ -18,33 +19,57 @@ export interface QuoteInputs {
   products: Map<string, ProductRow>;
   /** The coupon by its code, when one was asked for and exists. */
   coupon: CouponRow | undefined;
+  /** The count of each folded counter asked for, in order (0 for a window not counted yet). */
+  counts: number[];
 }
 
 /**
  * Reads the client, the catalog products and the coupon a quote creation needs, in one statement:
- * every round trip to the database costs the server more than the reading itself. The quote's own
+ * every round trip to the database costs the server more than the reading itself, so the same
+ * statement also counts (or reads) the request's rate counters on PostgreSQL. The quote's own
  * statement later counts the coupon's use and checks it again under its row lock.
  */
 export async function readQuoteInputs(
   db: Queryable,
   scope: { orgId: string; mode: string },
   request: { client: ClientIdentity; productIds: string[]; couponCode: string | undefined },
+  counters: readonly FoldedCounter[] = [],
 ): Promise<QuoteInputs> {
-  const [row] = await db.query<{
-    client: ClientRecord | null;
-    client_count: number | null;
-    products: ProductRow[];
-    coupon: (Omit<CouponRow, 'expires_at'> & { expires_at: string | null }) | null;
-  }>(
-    `WITH client AS (${clientSql('$1', '$2', request.client, '$3')})
+  const params: unknown[] = [
+    scope.orgId,
+    scope.mode,
+    clientSqlValue(request.client),
+    request.productIds,
+    request.couponCode ?? null,
+  ];
+  const ctes = [`client AS (${clientSql('$1', '$2', request.client, '$3')})`];
+  const counts = counters.map((counter, i) => {
+    params.push(counter.bucket, counter.windowStart);
+    const sql = foldedCounterSql(counter, `counter_${i}`, {
+      bucket: `$${params.length - 1}::text`,
+      windowStart: `$${params.length}::bigint`,
+    });
+    if (sql.cte) ctes.push(sql.cte);
+    return `, coalesce(${sql.count}, 0) AS count_${i}`;
+  });
+  const [row] = await db.query<
+    {
+      client: ClientRecord | null;
+      client_count: number | null;
+      products: ProductRow[];
+      coupon: (Omit<CouponRow, 'expires_at'> & { expires_at: string | null }) | null;
+    } & Record<`count_${number}`, number>
+  >(
+    `WITH ${ctes.join(', ')}
      SELECT (SELECT row_to_json(client) FROM client) AS client,
        CASE WHEN NOT EXISTS (SELECT 1 FROM client) THEN (${clientCountSql('$1', '$2')}) END AS client_count,
        (SELECT coalesce(json_agg(p), '[]') FROM (${productsByIdsSql('$1', '$2', '$4')}) p) AS products,
-       (SELECT row_to_json(k) FROM (${couponByCodeSql('$1', '$2', '$5')}) k) AS coupon`,
-    [scope.orgId, scope.mode, clientSqlValue(request.client), request.productIds, request.couponCode ?? null],
+       (SELECT row_to_json(k) FROM (${couponByCodeSql('$1', '$2', '$5')}) k) AS coupon${counts.join('')}`,
+    params,
   );
   const coupon = row!.coupon;
   return {
+    counts: counters.map((_, i) => Number(row![`count_${i}`])),
     client: row!.client ?? undefined,
     clientCount: row!.client_count,
     products: productMap(row!.products),

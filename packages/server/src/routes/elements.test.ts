@@ -3,6 +3,7 @@ import { createLogger } from '../logger.js';
 import { runHousekeeping } from '../services/scheduler.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
+import { PUBLISHABLE_LIMITS } from './elements.js';
 
 let t: TestContext;
 let pk: string;
@@ -37,6 +38,13 @@ const laptop = (cantidad = 1) => ({
 });
 const count = async (table: string) =>
   (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+const couponUses = async (code = 'BIENVENIDA10') =>
+  (
+    await t.db.query<{ uses: number }>(
+      `SELECT uses FROM coupons WHERE code = $1 AND mode = 'test' AND org_id = $2`,
+      [code, t.seed.org.id],
+    )
+  )[0]!.uses;
 
 describe('publishable keys: what they may call', () => {
   it('only reaches the widget operations; everything else is 403 insufficient_scope', async () => {
@@ -361,6 +369,36 @@ describe('POST /elements/preview', () => {
         )
       ).status,
     ).toBe(200);
+  });
+
+  it('limits quote creations per visitor address: 30 a minute, then 429 writing nothing', async () => {
+    const ip = { 'x-forwarded-for': '203.0.113.50' };
+    const body = { items: [laptop()], cliente: { empresa: 'Visitante SA' }, cupon: 'BIENVENIDA10' };
+    // Inside one minute window, so the count cannot start afresh halfway.
+    t.setNow(new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 60_000));
+    try {
+      for (let i = 0; i < PUBLISHABLE_LIMITS.create.limit; i++) {
+        expect((await asWidget('POST', '/api/v1/cotizaciones', body, ip)).status).toBe(200);
+      }
+      const [quotes, events, coupon] = [await count('quotes'), await count('events'), await couponUses()];
+      const over = await asWidget('POST', '/api/v1/cotizaciones', body, ip);
+      const error = await expectError(over, 429, 'rate_limited');
+      expect(error.limit).toBe(PUBLISHABLE_LIMITS.create.limit);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(over.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect([await count('quotes'), await count('events'), await couponUses()]).toEqual([
+        quotes,
+        events,
+        coupon,
+      ]);
+      // Another visitor is not affected.
+      const other = await asWidget('POST', '/api/v1/cotizaciones', body, {
+        'x-forwarded-for': '203.0.113.51',
+      });
+      expect(other.status).toBe(200);
+    } finally {
+      t.setNow(undefined);
+    }
   });
 
   it('counts failed coupon codes for their whole ten-minute window, housekeeping included', async () => {

@@ -1,6 +1,12 @@
 import type { Database } from '../db/database.js';
 import { ApiError } from '../errors.js';
-import { countRequest, currentCount, LONGEST_RATE_WINDOW_MS, windowAt } from '../middleware/rate-limit.js';
+import {
+  countRequest,
+  currentCount,
+  type FoldedCounter,
+  LONGEST_RATE_WINDOW_MS,
+  windowAt,
+} from '../middleware/rate-limit.js';
 
 /** Failed coupon attempts a client IP may make per window, so codes cannot be enumerated. */
 export const COUPON_FAILURES_LIMIT = 10;
@@ -15,7 +21,20 @@ export async function assertCouponAttemptsLeft(
   ip: string,
   now: Date,
 ): Promise<void> {
-  const failures = await currentCount(db, bucket(orgId, ip), now, COUPON_FAILURES_WINDOW_MS);
+  assertFailuresLeft(await currentCount(db, bucket(orgId, ip), now, COUPON_FAILURES_WINDOW_MS), now);
+}
+
+/** {@link assertCouponAttemptsLeft} as a counter read by the operation's first statement (PostgreSQL). */
+export function couponAttemptsCounter(orgId: string, ip: string, now: Date): FoldedCounter {
+  return {
+    bucket: bucket(orgId, ip),
+    windowStart: windowAt(now, COUPON_FAILURES_WINDOW_MS).start,
+    increment: false,
+    check: (failures) => assertFailuresLeft(failures, now),
+  };
+}
+
+function assertFailuresLeft(failures: number, now: Date): void {
   if (failures >= COUPON_FAILURES_LIMIT) {
     const retryAfter = windowAt(now, COUPON_FAILURES_WINDOW_MS).resetSeconds;
     throw new ApiError(

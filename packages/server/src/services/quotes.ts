@@ -4,6 +4,7 @@ import { ApiError, invalidRequest, notFound } from '../errors.js';
 import { encodeCursor } from '../http/cursor.js';
 import { countryLang, type Lang, pickLang } from '../i18n/messages.js';
 import { isUuid, randomBase62, uuid } from '../ids.js';
+import type { FoldedCounter } from '../middleware/rate-limit.js';
 import {
   type ClientRecord,
   clientEventData,
@@ -59,7 +60,11 @@ export async function createQuote(
   deps: AppDeps,
   auth: KeyWithOrg,
   body: QuoteRequest,
-  context: { acceptLanguage?: string | undefined },
+  context: {
+    acceptLanguage?: string | undefined;
+    /** Rate counters the first statement counts or reads, each checked before anything is written. */
+    counters?: readonly FoldedCounter[];
+  },
 ): Promise<QuoteCreated> {
   const { key, org } = auth;
   const scope = { orgId: org.id, mode: key.mode };
@@ -84,11 +89,17 @@ export async function createQuote(
 
   // Everything is read first, in one statement; nothing is written until the one that creates the quote.
   if (body.cliente_id !== undefined && !isUuid(body.cliente_id)) throw noSuchClient(body.cliente_id);
-  const inputs = await readQuoteInputs(deps.db, scope, {
-    client: body.cliente_id !== undefined ? { id: body.cliente_id } : body.cliente!,
-    productIds: lineProductIds(body.items),
-    couponCode: body.cupon,
-  });
+  const inputs = await readQuoteInputs(
+    deps.db,
+    scope,
+    {
+      client: body.cliente_id !== undefined ? { id: body.cliente_id } : body.cliente!,
+      productIds: lineProductIds(body.items),
+      couponCode: body.cupon,
+    },
+    context.counters,
+  );
+  for (const [i, counter] of (context.counters ?? []).entries()) counter.check(inputs.counts[i]!);
   const { client, newClient } = resolveClient(inputs, org, body);
   const lines = priceLines(inputs.products, org, body.items, currency, { publishable });
 
