@@ -103,3 +103,63 @@ describe('change notifications', () => {
       await until(async () => heard.includes('key:k_1'), 'the notification on the new connection');
     });
 });
+
+describe('statements with parameters (prepared once per session)', () => {
+  it('sends and reads back every kind of parameter the way a one-off query does', async () => {
+    const at = new Date('2026-11-23T16:20:00.123Z');
+    const ids = ['6ecd8c99-4036-403d-bf84-cf8400f67836', '0b85114f-94e8-478b-affa-f0be7785b7fe'];
+    const sql = `SELECT $1::timestamptz AS at, $2::uuid[] AS ids, $3::jsonb AS data, $4::boolean AS flag,
+      $5::numeric AS amount, $6::text AS missing, $7::bigint AS big, $8::text[] AS words`;
+    const params = [at, ids, JSON.stringify({ x: [1, 'dos'] }), true, 1234.5, null, 42, ['a"b', 'c,d']];
+    for (let run = 0; run < 3; run++) {
+      const [row] = await db.query<Record<string, unknown>>(sql, params);
+      expect(row).toEqual({
+        at,
+        ids,
+        data: { x: [1, 'dos'] },
+        flag: true,
+        amount: 1234.5,
+        missing: null,
+        big: 42,
+        words: ['a"b', 'c,d'],
+      });
+    }
+  });
+
+  it('reports a statement that cannot be prepared with its code, and prepares it once it can be', async () => {
+    const table = `prepared_later_${Date.now()}`;
+    const sql = `SELECT n FROM ${table} WHERE n = $1`;
+    await expect(db.query(sql, [1])).rejects.toMatchObject({ code: '42P01' });
+    await db.query(`CREATE TABLE ${table} (n integer UNIQUE)`);
+    try {
+      await db.query(`INSERT INTO ${table} (n) VALUES ($1)`, [1]);
+      expect(await db.query(sql, [1])).toEqual([{ n: 1 }]);
+      // An error while running leaves the session usable, inside and outside a transaction.
+      await expect(db.query(`INSERT INTO ${table} (n) VALUES ($1)`, [1])).rejects.toMatchObject({
+        code: '23505',
+      });
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query(`INSERT INTO ${table} (n) VALUES ($1)`, [2]);
+          await tx.query(`INSERT INTO ${table} (n) VALUES ($1)`, [1]);
+        }),
+      ).rejects.toMatchObject({ code: '23505' });
+      expect(await db.query(`SELECT n FROM ${table} ORDER BY n`, [])).toEqual([{ n: 1 }]);
+    } finally {
+      await db.query(`DROP TABLE ${table}`);
+    }
+  });
+
+  it.runIf(inject('testDb') === 'pglite')(
+    'parses a statement once on PGlite, however often it runs',
+    async () => {
+      const sql = 'SELECT $1::int + 1 AS next';
+      for (let n = 0; n < 5; n++) expect(await db.query(sql, [n])).toEqual([{ next: n + 1 }]);
+      const prepared = await db.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM pg_prepared_statements WHERE statement = $1',
+        [sql],
+      );
+      expect(prepared).toEqual([{ count: 1 }]);
+    },
+  );
+});

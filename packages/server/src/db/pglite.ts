@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { PGlite, types } from '@electric-sql/pglite';
 import type { DriverAdapter, Queryable, Row } from './database.js';
+import { PgliteStatements } from './pglite-statements.js';
 
 const parsers = {
   [types.INT8]: (value: string) => Number(value),
@@ -21,13 +22,17 @@ export async function openPglite(dataDir: string | undefined): Promise<DriverAda
     unlock();
     throw error;
   }
-  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+  const statements = new PgliteStatements(db);
+  // Statements with parameters are prepared once (see PgliteStatements); the others, such as
+  // BEGIN or SAVEPOINT with its generated name, go through PGlite's own query.
+  const wrap = (q: { query: PGlite['query'] }, lock: <T>(fn: () => Promise<T>) => Promise<T>): Queryable => ({
     async query<T = Row>(sql: string, params?: readonly unknown[]) {
-      const result = await q.query<T>(sql, params as unknown[] | undefined);
-      return result.rows;
+      if (params && params.length > 0) return lock(() => statements.run<T>(sql, params));
+      return (await q.query<T>(sql)).rows;
     },
   });
-  const plain = wrap(db);
+  // Outside a transaction a statement waits for any open one to end, as PGlite.query does.
+  const plain = wrap(db, (fn) => db._runExclusiveTransaction(fn));
   return {
     kind: 'pglite',
     // PGlite runs every statement synchronously on this thread, and its lock passes from one
@@ -41,7 +46,7 @@ export async function openPglite(dataDir: string | undefined): Promise<DriverAda
     transaction: (fn) =>
       db.transaction(async (tx) => {
         await turnOfTheLoop();
-        return fn(wrap(tx));
+        return fn(wrap(tx, (run) => run()));
       }),
     async listen(channel, onMessage) {
       const unsubscribe = await db.listen(channel, onMessage);
