@@ -164,7 +164,7 @@ export async function insertQuote(
   options: InsertQuoteOptions,
 ): Promise<QuoteRow | undefined> {
   const scope = { org: '$1', mode: '$2' };
-  const [row] = await db.query<QuoteRow>(
+  const [row] = await db.query<Generated & { notified: unknown }>(
     `WITH ${claimCouponCte('$14::uuid', '$26::timestamptz')}, counter AS (
        INSERT INTO folio_counters (org_id, mode, last) SELECT $1, $2, 1 WHERE ${COUPON_CLAIMED('$14::uuid')}
        ON CONFLICT (org_id, mode) DO UPDATE SET last = folio_counters.last + 1 RETURNING last
@@ -175,7 +175,7 @@ export async function insertQuote(
        SELECT $1, $2, 'COT-' || CASE WHEN last < 1000000 THEN lpad(last::text, 6, '0') ELSE last::text END,
          $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24
        FROM counter
-       RETURNING ${COLUMNS}
+       RETURNING ${GENERATED_COLUMNS}
      ), lines AS (
        INSERT INTO quote_items (quote_id, ${ITEM_COLUMNS})
        SELECT quote.id, ${ITEM_VALUES} FROM quote, jsonb_to_recordset($25::jsonb) AS item(${ITEM_RECORD})
@@ -229,9 +229,15 @@ export async function insertQuote(
     ],
   );
   if (!row) return undefined;
-  const { notified: _notified, ...stored } = row as QuoteRow & { notified: unknown };
-  return stored;
+  const { notified: _notified, ...generated } = row;
+  // The rest is stored as given: reading it back would only cost the database and the driver.
+  return { ...quote, ...generated, vigencia: null, language: null, sent_at: null };
 }
+
+/** The columns the database fills in when a quote is inserted. */
+type Generated = Pick<QuoteRow, 'id' | 'seq' | 'folio' | 'created_at'>;
+const GENERATED_COLUMNS = `id, seq, folio,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
 
 /** Replaces the lines of a quote. */
 export async function replaceQuoteItems(

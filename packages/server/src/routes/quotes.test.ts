@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newClientRow } from '../repositories/clients.js';
-import { insertQuote } from '../repositories/quotes.js';
+import { findQuote, insertQuote } from '../repositories/quotes.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 
@@ -349,6 +349,48 @@ describe('coupons on creation', () => {
     // The next quote takes the very next folio.
     const { body: next } = await create({ items: [laptop()], cliente });
     expect(Number(next.data.folio.slice(4))).toBe(Number(first.data.folio.slice(4)) + 1);
+  });
+});
+
+describe('insertQuote', () => {
+  it('returns the quote exactly as a later read finds it, though it reads back only what the database fills in', async () => {
+    const { body: first } = await create({ items: [laptop()], cliente });
+    const [stored] = await t.db.query<{ cliente_id: string }>('SELECT cliente_id FROM quotes WHERE id = $1', [
+      first.data.id,
+    ]);
+    const inserted = await insertQuote(
+      t.db,
+      {
+        org_id: t.seed.org.id,
+        mode: 'test',
+        cliente_id: stored!.cliente_id,
+        cliente_nombre: cliente.empresa,
+        status: 'draft',
+        moneda: 'USD',
+        fiscal_currency: 'MXN',
+        iva_incluido: true,
+        terminos_codigo: 'net30',
+        vigencia_dias: 20,
+        notas: 'Entregar en almacén «Norte»',
+        descuento_solicitado: { tipo: 'porcentaje', valor: 12.5 },
+        cupon: null,
+        coupon_id: null,
+        subtotal: 1234.56,
+        descuento: 154.32,
+        impuestos: 172.84,
+        total: 1253.08,
+        token: 'y'.repeat(40),
+        draft_language: 'pt',
+        needs_approval: true,
+        approval_status: 'pending',
+        motivo: 'discount_above_threshold',
+        created_by: 'key:test',
+      },
+      [],
+      { now: new Date(), eventData: {} },
+    );
+    expect(inserted).toBeDefined();
+    expect(inserted).toEqual(await findQuote(t.db, { orgId: t.seed.org.id, mode: 'test' }, inserted!.id));
   });
 });
 
