@@ -308,6 +308,19 @@ describe('POST /elements/preview', () => {
     expect(after?.uses).toBe(before?.uses);
   });
 
+  it('matches coupon codes in any case, and refuses a second code differing only in case', async () => {
+    const { data } = (await (
+      await asWidget('POST', '/api/v1/elements/preview', { items: [laptop(1)], cupon: 'Promo500' })
+    ).json()) as Json;
+    expect(data.cupon).toEqual({ code: 'PROMO500', valid: true, reason: null });
+    await expect(
+      t.db.query(
+        `INSERT INTO coupons (org_id, mode, code, tipo, valor) VALUES ($1, 'test', 'promo500', 'monto', 1)`,
+        [t.seed.org.id],
+      ),
+    ).rejects.toMatchObject({ code: '23505' });
+  });
+
   it('explains an invalid coupon and still prices the basket', async () => {
     const { data } = (await (
       await asWidget('POST', '/api/v1/elements/preview', { items: [laptop()], cupon: 'EXPIRADO' })
