@@ -307,29 +307,56 @@ export async function listQuotes(
   scope: Scope,
   query: QuoteListQuery,
 ): Promise<{ rows: QuoteRow[]; total: number; more: boolean }> {
-  const filters = `org_id = $1 AND mode = $2 AND ($3::text IS NULL OR status = $3) AND ($4::text IS NULL OR folio = $4)
-    AND ($5::uuid IS NULL OR cliente_id = $5)`;
-  const base = [scope.orgId, scope.mode, query.status ?? null, query.folio ?? null, query.clienteId ?? null];
+  // Only the filters asked for: a prepared statement with `($3 IS NULL OR status = $3)` gets one
+  // generic plan for every case, and counting through it reads each row of the organization
+  // instead of the list index alone.
+  const base: unknown[] = [scope.orgId, scope.mode];
+  const conditions = ['org_id = $1', 'mode = $2'];
+  for (const [column, value] of [
+    ['status', query.status],
+    ['folio', query.folio],
+    ['cliente_id', query.clienteId],
+  ] as const) {
+    if (value === undefined) continue;
+    base.push(value);
+    conditions.push(`${column} = $${base.length}`);
+  }
+  const filters = conditions.join(' AND ');
+  const params = [...base];
+  let seqCondition = '';
+  if (query.beforeSeq !== undefined) {
+    params.push(query.beforeSeq);
+    seqCondition = ` AND seq < $${params.length}`;
+  }
+  params.push(query.limit + 1, query.beforeSeq === undefined ? query.offset : 0);
   // The page and the total in one statement (the count is an InitPlan, run once); an empty page
-  // returns no row to carry it, and only then is it counted apart.
+  // returns no row to carry it, and only then is it counted apart. Without filters the total
+  // comes from the folio counter (folios taken less drafts deleted), not from counting every quote.
+  const totalSql =
+    base.length === 2
+      ? 'SELECT last - deleted FROM folio_counters WHERE org_id = $1 AND mode = $2'
+      : `SELECT count(*)::int FROM quotes WHERE ${filters}`;
   const rows = await db.query<QuoteRow & { total_matching: number }>(
-    `SELECT ${COLUMNS}, (SELECT count(*)::int FROM quotes WHERE ${filters}) AS total_matching
-     FROM quotes WHERE ${filters} AND ($6::bigint IS NULL OR seq < $6)
-     ORDER BY seq DESC LIMIT $7 OFFSET $8`,
-    [...base, query.beforeSeq ?? null, query.limit + 1, query.beforeSeq === undefined ? query.offset : 0],
+    `SELECT ${COLUMNS}, (${totalSql}) AS total_matching
+     FROM quotes WHERE ${filters}${seqCondition}
+     ORDER BY seq DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
   );
   let total = rows[0]?.total_matching;
   if (total === undefined) {
-    const [count] = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM quotes WHERE ${filters}`,
-      base,
-    );
+    const [count] = await db.query<{ n: number }>(`SELECT (${totalSql}) AS n`, base);
     total = count?.n ?? 0;
   }
   const page = rows.slice(0, query.limit).map(({ total_matching: _total, ...row }) => row);
   return { rows: page, total, more: rows.length > query.limit };
 }
 
+/** Deletes a quote, counting it on its folio counter, which gives the unfiltered list its total. */
 export async function deleteQuote(tx: Queryable, id: string): Promise<void> {
-  await tx.query('DELETE FROM quotes WHERE id = $1', [id]);
+  await tx.query(
+    `WITH gone AS (DELETE FROM quotes WHERE id = $1 RETURNING org_id, mode)
+     UPDATE folio_counters SET deleted = deleted + 1 FROM gone
+     WHERE folio_counters.org_id = gone.org_id AND folio_counters.mode = gone.mode`,
+    [id],
+  );
 }

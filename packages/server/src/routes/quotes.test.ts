@@ -587,8 +587,26 @@ describe('quote life cycle', () => {
 
   it('deletes only never-sent drafts', async () => {
     const id = await newDraft();
+    const listedTotal = async (query = '') =>
+      ((await (await t.call('GET', `/api/v1/cotizaciones?limit=1${query}`, { key: sk })).json()) as Json).meta
+        .total as number;
+    const counted = async (status?: string) =>
+      (
+        await t.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM quotes WHERE org_id = $1 AND mode = 'test' AND ($2::text IS NULL OR status = $2)`,
+          [t.seed.org.id, status ?? null],
+        )
+      )[0]!.n;
+    const before = { all: await listedTotal(), drafts: await listedTotal('&status=draft') };
     const del = await t.call('DELETE', `/api/v1/cotizaciones/${id}`, { key: sk });
     expect(del.status).toBe(200);
+    // The unfiltered total (folios taken less drafts deleted) and the counted one agree.
+    expect({ all: await listedTotal(), drafts: await listedTotal('&status=draft') }).toEqual({
+      all: before.all - 1,
+      drafts: before.drafts - 1,
+    });
+    expect(await listedTotal()).toBe(await counted());
+    expect(await listedTotal('&status=draft')).toBe(await counted('draft'));
     await expectError(await t.call('GET', `/api/v1/cotizaciones/${id}`, { key: sk }), 404, 'not_found');
     const sentId = await newDraft();
     await act(sentId, 'send');

@@ -17,6 +17,21 @@ describe('POST /api/test-mode/reset', () => {
       t.seed.org.id,
     ]);
     expect(products.length).toBe(t.seed.products.length);
+    // No quote is listed afterwards, and the next one is counted from zero again.
+    const list = async () =>
+      (await (await t.call('GET', '/api/v1/cotizaciones', { key: t.seed.keys.sk_test_write })).json()) as {
+        meta: { total: number };
+      };
+    expect((await list()).meta.total).toBe(0);
+    const created = await t.call('POST', '/api/v1/cotizaciones', {
+      key: t.seed.keys.sk_test_write,
+      body: {
+        items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 100 }],
+        cliente: { empresa: 'Nueva SA' },
+      },
+    });
+    expect(created.status).toBe(200);
+    expect((await list()).meta.total).toBe(1);
   });
 
   it('answers 409 for a live key and touches nothing', async () => {
