@@ -5,7 +5,7 @@ import { publishableCors } from './middleware/cors.js';
 import { PreflightOrigins } from './middleware/origin.js';
 import { requestContext } from './middleware/request-context.js';
 import { apiDocsRoutes } from './routes/api-docs.js';
-import { configFastPath } from './routes/config-fast-path.js';
+import { configFastPath, fetchWithFastPath } from './routes/config-fast-path.js';
 import { directoryRoutes } from './routes/directory.js';
 import { draftRoutes } from './routes/drafts.js';
 import { elementsRoutes } from './routes/elements.js';
@@ -56,11 +56,11 @@ export function createApp(deps: AppDeps) {
 
   // Every page view asks for the configuration: answered from memory before routing when it can
   // be (see config-fast-path.ts), through the full pipeline otherwise.
-  const fromMemory = configFastPath(deps.keys, configs, deps.now);
+  // The HTTP server puts it in front of its listener too (listenerWithFastPath).
+  const configFromMemory = configFastPath(deps.keys, configs, deps.now);
   const route = app.fetch;
-  app.fetch = (request, env, executionContext) =>
-    fromMemory(request) ?? route(request, env, executionContext);
-  return app;
+  app.fetch = fetchWithFastPath(configFromMemory, route);
+  return Object.assign(app, { configFromMemory });
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,10 +1,12 @@
-import { type ServerType, serve } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { createDrafter } from './drafting/index.js';
 import { createLogger, type Logger } from './logger.js';
+import { listenerWithFastPath } from './routes/config-fast-path.js';
 import { KeyStore } from './services/key-store.js';
 import { createMailer } from './services/mailer.js';
 import { startScheduler } from './services/scheduler.js';
@@ -41,9 +43,11 @@ export async function createDeps(
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const deps = await createDeps(config);
   const app = createApp(deps);
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-  });
+  // @hono/node-server's listener, behind the widget configuration's fast path, which answers on
+  // Node's own request before a Fetch Request is built (see listenerWithFastPath).
+  const listener = getRequestListener(app.fetch, { hostname: config.host });
+  const server: Server = createServer(listenerWithFastPath(app.configFromMemory, listener));
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const stopScheduler = startScheduler(deps.db, deps.logger, deps.now);
   if (config.unsafeAllowLoopbackWebhooks) {
     deps.logger.warn(

@@ -1,9 +1,17 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../services/api-keys.js';
 import { ElementsConfigCache } from '../services/elements-config.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
-import { configFastPath } from './config-fast-path.js';
+import {
+  type ConfigFromMemory,
+  configFastPath,
+  fetchWithFastPath,
+  listenerWithFastPath,
+} from './config-fast-path.js';
 
 let t: TestContext;
 const ORIGIN = 'http://127.0.0.1:8787';
@@ -20,6 +28,17 @@ const widgetHeaders = (key: string, extra: Record<string, string> = {}) => ({
 });
 const viaApp = (key: string, extra: Record<string, string> = {}, url = URL_CONFIG, method = 'GET') =>
   t.app.fetch(new Request(url, { method, headers: widgetHeaders(key, extra) }));
+/** The fast path as `app.fetch` runs it: its Response, or undefined when it leaves the request to routing. */
+const answerOf =
+  (fromMemory: ConfigFromMemory) =>
+  (request: Request): Response | undefined => {
+    let routed = false;
+    const response = fetchWithFastPath(fromMemory, () => {
+      routed = true;
+      return new Response();
+    })(request) as Response;
+    return routed ? undefined : response;
+  };
 const headersOf = (res: Response) => {
   const all = Object.fromEntries(res.headers);
   delete all['service-request-id'];
@@ -40,7 +59,7 @@ describe('GET /elements/config answered from memory', () => {
     const { key } = await newPublishableKey();
     // A fast path of its own, over caches this test fills: it knows nothing until the app has answered.
     const configs = new ElementsConfigCache(t.db, t.deps.keys);
-    const fromMemory = configFastPath(t.deps.keys, configs, t.deps.now);
+    const fromMemory = answerOf(configFastPath(t.deps.keys, configs, t.deps.now));
     const request = () => new Request(URL_CONFIG, { headers: widgetHeaders(key) });
     expect(fromMemory(request())).toBeUndefined();
 
@@ -66,10 +85,50 @@ describe('GET /elements/config answered from memory', () => {
     expect(revalidated!.headers.get('access-control-allow-origin')).toBe(ORIGIN);
   });
 
+  it('answers on the Node request itself over HTTP, as the full pipeline does, 304 included', async () => {
+    const { key } = await newPublishableKey();
+    let fromMemory = 0;
+    const counted: ConfigFromMemory = (request) => {
+      const answer = t.app.configFromMemory(request);
+      if (answer) fromMemory++;
+      return answer;
+    };
+    const server = createServer(listenerWithFastPath(counted, getRequestListener(t.app.fetch)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/elements/config`;
+    const get = (extra: Record<string, string> = {}) => fetch(url, { headers: widgetHeaders(key, extra) });
+    const comparable = (res: Response) => {
+      const headers = headersOf(res);
+      delete headers.date;
+      return headers;
+    };
+    try {
+      const full = await get();
+      expect(fromMemory).toBe(0);
+      const fast = await get();
+      expect(fromMemory).toBe(1);
+      expect(fast.status).toBe(200);
+      expect(comparable(fast)).toEqual(comparable(full));
+      expect(await fast.text()).toBe(await full.text());
+      const revalidated = await get({ 'if-none-match': full.headers.get('etag')! });
+      expect(fromMemory).toBe(2);
+      expect(revalidated.status).toBe(304);
+      expect(revalidated.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      // Anything else still reaches the app, which refuses it as usual.
+      await expectError(await get({ origin: 'https://evil.example' }), 403, 'origin_not_allowed');
+      await expectError(await fetch(`${url}?x=1`, { headers: widgetHeaders(key) }), 400, 'invalid_request');
+      expect(fromMemory).toBe(2);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('leaves to the full pipeline whatever memory cannot answer alone, which refuses it as usual', async () => {
     const { key } = await newPublishableKey();
     expect((await viaApp(key)).status).toBe(200);
-    const fromMemory = configFastPath(t.deps.keys, new ElementsConfigCache(t.db, t.deps.keys), t.deps.now);
+    const fromMemory = answerOf(
+      configFastPath(t.deps.keys, new ElementsConfigCache(t.db, t.deps.keys), t.deps.now),
+    );
     const cases: [Request, number, string | undefined][] = [
       [
         new Request(URL_CONFIG, { headers: widgetHeaders(key, { origin: 'https://evil.example' }) }),

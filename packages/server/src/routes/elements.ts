@@ -21,25 +21,32 @@ export const PUBLISHABLE_LIMITS = {
 /** Where the widget's configuration is served; {@link configFastPath} answers it before routing. */
 export const CONFIG_PATH = '/api/v1/elements/config';
 
+/** The answer to GET /elements/config, before it becomes a Fetch or a Node response. */
+export interface ConfigAnswer {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
 /**
  * The answer to GET /elements/config: 304 when `If-None-Match` names the current entity tag, else
- * the pre-encoded bytes. `complete` adds what every API response carries (request id, version,
+ * the pre-encoded body. `complete` adds what every API response carries (request id, version,
  * CORS), as one plain header object the server writes without building a `Headers`.
  */
-export function configResponse(
+export function configAnswer(
   config: CachedConfig,
   ifNoneMatch: string | null | undefined,
   complete: (headers: Record<string, string>) => Record<string, string>,
-): Response {
+): ConfigAnswer {
   // One fresh literal per response (`complete` adds to it): no spread on the page-view hot path.
   if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === config.etag)) {
-    return new Response(null, { status: 304, headers: complete(cachingHeaders(config)) });
+    return { status: 304, headers: complete(cachingHeaders(config)), body: null };
   }
   const headers = cachingHeaders(config);
   headers['Content-Type'] = 'application/json; charset=UTF-8';
   // A string body with its length given: Node sends it in one write together with the headers.
   headers['Content-Length'] = config.length;
-  return new Response(config.body, { status: 200, headers: complete(headers) });
+  return { status: 200, headers: complete(headers), body: config.body };
 }
 
 const cachingHeaders = (config: CachedConfig): Record<string, string> => ({
@@ -58,9 +65,10 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache) {
       async (c) => {
         onlyParams(c.req.query(), []);
         const config = await configs.get(c.get('auth'));
-        return configResponse(config, c.req.header('if-none-match'), (headers) =>
+        const answer = configAnswer(config, c.req.header('if-none-match'), (headers) =>
           completeHeaders(c, headers),
         );
+        return new Response(answer.body, { status: answer.status, headers: answer.headers });
       },
     )
     .post(
