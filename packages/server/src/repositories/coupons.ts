@@ -1,5 +1,3 @@
-import type { Queryable } from '../db/database.js';
-
 /** A coupon as stored. */
 export interface CouponRow {
   id: string;
@@ -16,18 +14,11 @@ export interface CouponRow {
 /** Why a coupon cannot be applied. */
 export type CouponRejection = 'not_found' | 'expired' | 'inactive' | 'exhausted' | 'currency_mismatch';
 
-type Scope = { orgId: string; mode: string };
-
 const COLUMNS = 'id, code, tipo, valor, moneda, max_uses, uses, expires_at, active';
 
 /** The SELECT of a coupon by code, matched without regard to case; placeholders as SQL. */
 export const couponByCodeSql = (org: string, mode: string, code: string) =>
   `SELECT ${COLUMNS} FROM coupons WHERE org_id = ${org} AND mode = ${mode} AND upper(code) = upper(${code})`;
-
-export async function findCoupon(db: Queryable, scope: Scope, code: string): Promise<CouponRow | undefined> {
-  const [row] = await db.query<CouponRow>(couponByCodeSql('$1', '$2', '$3'), [scope.orgId, scope.mode, code]);
-  return row;
-}
 
 /** Why `coupon` cannot be used now in `currency`, or null when it can. */
 export function couponRejection(

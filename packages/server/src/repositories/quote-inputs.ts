@@ -10,9 +10,9 @@ import {
 import { type CouponRow, couponByCodeSql } from './coupons.js';
 import { type ProductRow, productMap, productsByIdsSql } from './products.js';
 
-/** What creating a quote reads before it writes. */
+/** What creating a quote (or previewing a basket) reads before it prices and writes. */
 export interface QuoteInputs {
-  /** The client the request names, when it exists. */
+  /** The client the request names, when it names one and it exists. */
   client: ClientRecord | undefined;
   /** How many clients the organization has in this mode; only counted when the client is new. */
   clientCount: number | null;
@@ -32,17 +32,22 @@ export interface QuoteInputs {
 export async function readQuoteInputs(
   db: Queryable,
   scope: { orgId: string; mode: string },
-  request: { client: ClientIdentity; productIds: string[]; couponCode: string | undefined },
+  request: { client?: ClientIdentity; productIds: string[]; couponCode: string | undefined },
   counters: readonly FoldedCounter[] = [],
 ): Promise<QuoteInputs> {
   const params: unknown[] = [
     scope.orgId,
     scope.mode,
-    clientSqlValue(request.client),
+    request.client ? clientSqlValue(request.client) : null,
     request.productIds,
     request.couponCode ?? null,
   ];
-  const ctes = [`client AS (${clientSql('$1', '$2', request.client, '$3')})`];
+  // A preview names no client: an empty one, never counted.
+  const ctes = [
+    request.client
+      ? `client AS (${clientSql('$1', '$2', request.client, '$3')})`
+      : 'client AS (SELECT NULL::text AS unused WHERE $3::text IS NULL AND false)',
+  ];
   const counts = counters.map((counter, i) => {
     params.push(counter.bucket, counter.windowStart);
     const sql = foldedCounterSql(counter, `counter_${i}`, {
@@ -62,7 +67,7 @@ export async function readQuoteInputs(
   >(
     `WITH ${ctes.join(', ')}
      SELECT (SELECT row_to_json(client) FROM client) AS client,
-       CASE WHEN NOT EXISTS (SELECT 1 FROM client) THEN (${clientCountSql('$1', '$2')}) END AS client_count,
+       ${request.client ? `CASE WHEN NOT EXISTS (SELECT 1 FROM client) THEN (${clientCountSql('$1', '$2')}) END` : 'NULL::int'} AS client_count,
        (SELECT coalesce(json_agg(p), '[]') FROM (${productsByIdsSql('$1', '$2', '$4')}) p) AS products,
        (SELECT row_to_json(k) FROM (${couponByCodeSql('$1', '$2', '$5')}) k) AS coupon${counts.join('')}`,
     params,

@@ -384,35 +384,42 @@ describe('POST /elements/preview', () => {
     ).toBe(200);
   });
 
-  it('limits quote creations per visitor address: 30 a minute, then 429 writing nothing', async () => {
-    const ip = { 'x-forwarded-for': '203.0.113.50' };
-    const body = { items: [laptop()], cliente: { empresa: 'Visitante SA' }, cupon: 'BIENVENIDA10' };
-    // Inside one minute window, so the count cannot start afresh halfway.
-    t.setNow(new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 60_000));
-    try {
-      for (let i = 0; i < PUBLISHABLE_LIMITS.create.limit; i++) {
-        expect((await asWidget('POST', '/api/v1/cotizaciones', body, ip)).status).toBe(200);
+  it.each([
+    ['previews', '/api/v1/elements/preview', PUBLISHABLE_LIMITS.preview.limit, {}],
+    [
+      'quote creations',
+      '/api/v1/cotizaciones',
+      PUBLISHABLE_LIMITS.create.limit,
+      { cliente: { empresa: 'Visitante SA' } },
+    ],
+  ])(
+    'limits %s per visitor address (%i a minute), then 429 writing nothing',
+    async (_what, path, limit, extra) => {
+      const ip = { 'x-forwarded-for': `203.0.113.${limit}` };
+      const body = { items: [laptop()], cupon: 'BIENVENIDA10', ...extra };
+      // Inside one minute window, so the count cannot start afresh halfway.
+      t.setNow(new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 60_000));
+      try {
+        for (let i = 0; i < limit; i++) expect((await asWidget('POST', path, body, ip)).status).toBe(200);
+        const [quotes, events, coupon] = [await count('quotes'), await count('events'), await couponUses()];
+        const over = await asWidget('POST', path, body, ip);
+        const error = await expectError(over, 429, 'rate_limited');
+        expect(error.limit).toBe(limit);
+        expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(over.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+        expect([await count('quotes'), await count('events'), await couponUses()]).toEqual([
+          quotes,
+          events,
+          coupon,
+        ]);
+        // Another visitor is not affected.
+        const other = await asWidget('POST', path, body, { 'x-forwarded-for': `203.0.114.${limit}` });
+        expect(other.status).toBe(200);
+      } finally {
+        t.setNow(undefined);
       }
-      const [quotes, events, coupon] = [await count('quotes'), await count('events'), await couponUses()];
-      const over = await asWidget('POST', '/api/v1/cotizaciones', body, ip);
-      const error = await expectError(over, 429, 'rate_limited');
-      expect(error.limit).toBe(PUBLISHABLE_LIMITS.create.limit);
-      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(over.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-      expect([await count('quotes'), await count('events'), await couponUses()]).toEqual([
-        quotes,
-        events,
-        coupon,
-      ]);
-      // Another visitor is not affected.
-      const other = await asWidget('POST', '/api/v1/cotizaciones', body, {
-        'x-forwarded-for': '203.0.113.51',
-      });
-      expect(other.status).toBe(200);
-    } finally {
-      t.setNow(undefined);
-    }
-  });
+    },
+  );
 
   it('counts failed coupon codes for their whole ten-minute window, housekeeping included', async () => {
     const ip = { 'x-forwarded-for': '203.0.113.77' };

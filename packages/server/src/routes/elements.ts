@@ -5,7 +5,7 @@ import { readJson } from '../http/json-body.js';
 import { onlyParams } from '../http/query.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { completeHeaders } from '../middleware/request-context.js';
-import { assertCouponAttemptsLeft, recordCouponFailure } from '../services/coupon-attempts.js';
+import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
 import type { CachedConfig, ElementsConfigCache } from '../services/elements-config.js';
 import { previewQuote } from '../services/preview.js';
 import type { AppDeps, AppEnv } from '../types.js';
@@ -77,7 +77,7 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache) {
         resource: 'elements',
         level: 'write',
         publishable: true,
-        perIp: PUBLISHABLE_LIMITS.preview,
+        perIp: { ...PUBLISHABLE_LIMITS.preview, countedByOperation: true },
         // It writes nothing, so there is nothing to replay.
         skipIdempotency: true,
       }),
@@ -86,8 +86,15 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache) {
         const body = parse(previewRequestSchema, await readJson(c));
         const ip = clientIp(c, deps.config.trustProxy);
         const limited = auth.key.kind === 'publishable' && body.cupon !== undefined;
-        if (limited) await assertCouponAttemptsLeft(deps.db, auth.org.id, ip, deps.now());
-        const data = await previewQuote(deps, auth, body);
+        // On PostgreSQL both limits are counted by the one statement that reads the basket's inputs.
+        const counters = await basketCounters(deps.db, {
+          deferred: c.get('deferredLimit'),
+          orgId: auth.org.id,
+          ip,
+          coupon: limited,
+          now: deps.now(),
+        });
+        const data = await previewQuote(deps, auth, body, counters);
         if (limited && data.cupon && !data.cupon.valid)
           await recordCouponFailure(deps.db, auth.org.id, ip, deps.now());
         return c.json({ data });

@@ -8,14 +8,9 @@ import { readJson } from '../http/json-body.js';
 import { enumParam, intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
-import { countingCounter, type FoldedCounter } from '../middleware/rate-limit.js';
 import { QUOTE_STATUSES } from '../repositories/quotes.js';
 import { testHelperSchema } from '../schemas/requests.js';
-import {
-  assertCouponAttemptsLeft,
-  couponAttemptsCounter,
-  recordCouponFailure,
-} from '../services/coupon-attempts.js';
+import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
 import { deleteDraft, QUOTE_ACTIONS, runQuoteAction, runTestHelper } from '../services/quote-actions.js';
 import { createQuote, getQuoteDetail, listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
@@ -80,14 +75,14 @@ export function quoteRoutes(deps: AppDeps) {
         const body = parse(quoteRequestSchema, await readJson(c));
         const limitCoupons = auth.key.kind === 'publishable' && body.cupon !== undefined;
         const ip = clientIp(c, deps.config.trustProxy);
-        const now = deps.now();
         // On PostgreSQL both limits are counted by the statement that reads the quote's inputs.
-        const counters: FoldedCounter[] = [];
-        const deferred = c.get('deferredLimit');
-        if (deferred) counters.push(countingCounter(deferred, now));
-        if (limitCoupons && deps.db.kind === 'postgres')
-          counters.push(couponAttemptsCounter(auth.org.id, ip, now));
-        else if (limitCoupons) await assertCouponAttemptsLeft(deps.db, auth.org.id, ip, now);
+        const counters = await basketCounters(deps.db, {
+          deferred: c.get('deferredLimit'),
+          orgId: auth.org.id,
+          ip,
+          coupon: limitCoupons,
+          now: deps.now(),
+        });
         try {
           const data = await createQuote(deps, auth, body, {
             acceptLanguage: c.req.header('accept-language'),

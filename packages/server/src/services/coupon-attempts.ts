@@ -1,8 +1,10 @@
 import type { Database } from '../db/database.js';
 import { ApiError } from '../errors.js';
 import {
+  countingCounter,
   countRequest,
   currentCount,
+  type DeferredLimit,
   type FoldedCounter,
   LONGEST_RATE_WINDOW_MS,
   windowAt,
@@ -53,4 +55,22 @@ function assertFailuresLeft(failures: number, now: Date): void {
  */
 export function recordCouponFailure(db: Database, orgId: string, ip: string, now: Date): Promise<unknown> {
   return db.detached(() => countRequest(db, bucket(orgId, ip), now, COUPON_FAILURES_WINDOW_MS));
+}
+
+/**
+ * The limits a publishable-key request that prices a basket (preview, creation) is held to, as
+ * counters its first statement counts on PostgreSQL: the per-IP allowance the endpoint left to
+ * it, and the failed-coupon count when a coupon is asked for. PGlite, which counts in memory,
+ * checks the failed coupons here and gets no counter for them.
+ */
+export async function basketCounters(
+  db: Database,
+  request: { deferred: DeferredLimit | undefined; orgId: string; ip: string; coupon: boolean; now: Date },
+): Promise<FoldedCounter[]> {
+  const counters: FoldedCounter[] = [];
+  if (request.deferred) counters.push(countingCounter(request.deferred, request.now));
+  if (!request.coupon) return counters;
+  if (db.kind === 'postgres') counters.push(couponAttemptsCounter(request.orgId, request.ip, request.now));
+  else await assertCouponAttemptsLeft(db, request.orgId, request.ip, request.now);
+  return counters;
 }

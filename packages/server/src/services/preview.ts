@@ -1,9 +1,11 @@
 import type { PreviewRequest } from '@svc/core';
 import { invalidRequest } from '../errors.js';
+import type { FoldedCounter } from '../middleware/rate-limit.js';
 import type { CouponRejection } from '../repositories/coupons.js';
+import { readQuoteInputs } from '../repositories/quote-inputs.js';
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
-import { checkCoupon, resolveLines, totalsFor } from './pricing.js';
+import { couponCheck, lineProductIds, priceLines, totalsFor } from './pricing.js';
 
 /** The authoritative totals of a draft basket (POST /elements/preview). */
 export interface Preview {
@@ -29,7 +31,13 @@ export interface Preview {
 /**
  * Prices a draft basket exactly as quote creation would, and checks its coupon without using it.
  */
-export async function previewQuote(deps: AppDeps, auth: KeyWithOrg, body: PreviewRequest): Promise<Preview> {
+export async function previewQuote(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  body: PreviewRequest,
+  /** Rate counters the one statement counts or reads, each checked before pricing. */
+  counters: readonly FoldedCounter[] = [],
+): Promise<Preview> {
   const { key, org } = auth;
   const scope = { orgId: org.id, mode: key.mode };
   const currency = body.base_currency ?? org.currency;
@@ -38,11 +46,18 @@ export async function previewQuote(deps: AppDeps, auth: KeyWithOrg, body: Previe
       `base_currency: ${currency} is not a currency of this business (${org.currencies.join(', ')})`,
     );
   }
-  const lines = await resolveLines(deps.db, scope, org, body.items, currency, {
+  // Products, coupon and the request's rate counters in one statement, as quote creation reads them.
+  const inputs = await readQuoteInputs(
+    deps.db,
+    scope,
+    { productIds: lineProductIds(body.items), couponCode: body.cupon },
+    counters,
+  );
+  for (const [i, counter] of counters.entries()) counter.check(inputs.counts[i]!);
+  const lines = priceLines(inputs.products, org, body.items, currency, {
     publishable: key.kind === 'publishable',
   });
-  const check =
-    body.cupon === undefined ? null : await checkCoupon(deps.db, scope, body.cupon, currency, deps.now());
+  const check = body.cupon === undefined ? null : couponCheck(inputs.coupon, currency, deps.now());
   const discount = check?.ok ? { tipo: check.coupon.tipo, valor: check.coupon.valor } : null;
   const totals = totalsFor(lines, {
     currency,

@@ -9,12 +9,7 @@ import {
 import type { Queryable } from '../db/database.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import { isUuid } from '../ids.js';
-import {
-  type CouponRejection,
-  type CouponRow,
-  couponRejection,
-  findCoupon,
-} from '../repositories/coupons.js';
+import { type CouponRejection, type CouponRow, couponRejection } from '../repositories/coupons.js';
 import { findProductsByIds, type ProductRow } from '../repositories/products.js';
 import type { QuoteItemRow } from '../repositories/quotes.js';
 import type { Org } from './orgs.js';
@@ -159,18 +154,7 @@ export function priceLines(
 /** A coupon that can be applied, or why it cannot. */
 export type CouponCheck = { ok: true; coupon: CouponRow } | { ok: false; reason: CouponRejection };
 
-/** Checks a coupon code without using it. */
-export async function checkCoupon(
-  db: Queryable,
-  scope: Scope,
-  code: string,
-  currency: string,
-  now: Date,
-): Promise<CouponCheck> {
-  return couponCheck(await findCoupon(db, scope, code), currency, now);
-}
-
-/** {@link checkCoupon} with the coupon already read. */
+/** Whether a coupon read by its code can be applied now in `currency` (checked, not used). */
 export function couponCheck(coupon: CouponRow | undefined, currency: string, now: Date): CouponCheck {
   const reason = couponRejection(coupon, currency, now);
   return reason ? { ok: false, reason } : { ok: true, coupon: coupon! };
