@@ -1,4 +1,4 @@
-import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomFillSync, randomUUID } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -17,11 +17,20 @@ export function randomBase62(length: number): string {
 /** A new UUID v4. */
 export const uuid = (): string => randomUUID();
 
-/**
- * A request id, `req_` and 24 hex characters. Built from randomUUID, which draws from a buffered
- * entropy pool: this runs on every request, so it must cost next to nothing.
- */
-export const requestId = (): string => `req_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+// Random bytes drawn 4 KiB at a time for request ids (as randomUUID buffers its own): one id is
+// made for every request, so it must cost next to nothing.
+const idPool = Buffer.alloc(4096);
+let idOffset = idPool.length;
+
+/** A request id: `req_` and 24 hex characters (96 random bits) from the system CSPRNG. */
+export function requestId(): string {
+  if (idOffset + 12 > idPool.length) {
+    randomFillSync(idPool);
+    idOffset = 0;
+  }
+  idOffset += 12;
+  return `req_${idPool.toString('hex', idOffset - 12, idOffset)}`;
+}
 
 /** Hex SHA-256 of a string or bytes (the one-shot `hash`: no Hash object, half the cost per key lookup). */
 export const sha256 = (value: string | Uint8Array): string => hash('sha256', value, 'hex');

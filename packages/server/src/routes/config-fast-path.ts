@@ -3,6 +3,7 @@ import { API_VERSION } from '../config.js';
 import { requestId } from '../ids.js';
 import { keyAllowsOrigin, originOf } from '../middleware/origin.js';
 import { apiHeaders } from '../middleware/request-context.js';
+import { hashKey } from '../services/api-keys.js';
 import type { ElementsConfigCache } from '../services/elements-config.js';
 import type { KeyStore } from '../services/key-store.js';
 import { CONFIG_PATH, type ConfigAnswer, configAnswer } from './elements.js';
@@ -42,7 +43,7 @@ export function configFastPath(
     if (version != null && version.trim() !== API_VERSION) return undefined;
     const secret = BEARER.exec(request.header('authorization')?.trim() ?? '')?.[1];
     if (!secret?.startsWith('pk_')) return undefined;
-    const auth = keys.peek(secret);
+    const auth = keys.peek(secret, publishableHash(secret));
     if (auth?.key.kind !== 'publishable' || auth.key.revoked_at) return undefined;
     if (auth.key.expires_at && auth.key.expires_at.getTime() <= now().getTime()) return undefined;
     const origin = originOf(request.header('origin'), request.header('referer'));
@@ -56,6 +57,19 @@ export function configFastPath(
 }
 
 const BEARER = /^Bearer\s+(\S+)$/i;
+
+// Publishable keys are public by design (every page with the widget carries one), so their hashes
+// may be remembered by their text: one SHA-256 less per page view. Secret keys are never kept.
+const publishableHashes = new Map<string, string>();
+function publishableHash(key: string): string {
+  let hash = publishableHashes.get(key);
+  if (hash === undefined) {
+    if (publishableHashes.size >= 10_000) publishableHashes.clear();
+    hash = hashKey(key);
+    publishableHashes.set(key, hash);
+  }
+  return hash;
+}
 
 /** The fast path in front of a Fetch handler (`app.fetch`, used in process and by tests). */
 export function fetchWithFastPath(

@@ -65,8 +65,8 @@ export class KeyStore {
    * What memory holds for a key in clear, without a query: the key and its organization, null for
    * a key known not to exist, undefined when only {@link find} can tell.
    */
-  peek(secret: string): KeyWithOrg | null | undefined {
-    return this.#fresh(hashKey(secret));
+  peek(secret: string, hash: string = hashKey(secret)): KeyWithOrg | null | undefined {
+    return this.#fresh(hash);
   }
 
   /** The key and its organization for a key in clear, or null when no such key exists. */
