@@ -25,7 +25,7 @@ export const CONFIG_PATH = '/api/v1/elements/config';
 export interface ConfigAnswer {
   status: 200 | 304;
   headers: Record<string, string>;
-  body: string | null;
+  body: Uint8Array<ArrayBuffer> | null;
 }
 
 /**
@@ -44,7 +44,7 @@ export function configAnswer(
   }
   const headers = cachingHeaders(config);
   headers['Content-Type'] = 'application/json; charset=UTF-8';
-  // A string body with its length given: Node sends it in one write together with the headers.
+  // Bytes with their length given: Node sends them in one write together with the headers.
   headers['Content-Length'] = config.length;
   return { status: 200, headers: complete(headers), body: config.body };
 }
