@@ -55,7 +55,7 @@ export function eventCtes(scope: { org: string; mode: string; actor: string }, e
   return `event AS (
        INSERT INTO events (org_id, mode, type, object, object_id, data, actor)
        SELECT ${scope.org}, ${scope.mode}, e.type, e.object, e.object_id, e.data, ${scope.actor}
-       FROM (${rows}) e ORDER BY e.ord
+       FROM (${rows}) e${events.length > 1 ? ' ORDER BY e.ord' : ''}
        RETURNING id, type
      ), jobs AS (
        INSERT INTO webhook_jobs (endpoint_id, event_id)
