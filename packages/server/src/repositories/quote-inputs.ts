@@ -42,21 +42,7 @@ export async function readQuoteInputs(
     request.productIds,
     request.couponCode ?? null,
   ];
-  // A preview names no client: an empty one, never counted.
-  const ctes = [
-    request.client
-      ? `client AS (${clientSql('$1', '$2', request.client, '$3')})`
-      : 'client AS (SELECT NULL::text AS unused WHERE $3::text IS NULL AND false)',
-  ];
-  const counts = counters.map((counter, i) => {
-    params.push(counter.bucket, counter.windowStart);
-    const sql = foldedCounterSql(counter, `counter_${i}`, {
-      bucket: `$${params.length - 1}::text`,
-      windowStart: `$${params.length}::bigint`,
-    });
-    if (sql.cte) ctes.push(sql.cte);
-    return `, coalesce(${sql.count}, 0) AS count_${i}`;
-  });
+  for (const counter of counters) params.push(counter.bucket, counter.windowStart);
   const [row] = await db.query<
     {
       client: ClientRecord | null;
@@ -64,14 +50,7 @@ export async function readQuoteInputs(
       products: ProductRow[];
       coupon: (Omit<CouponRow, 'expires_at'> & { expires_at: string | null }) | null;
     } & Record<`count_${number}`, number>
-  >(
-    `WITH ${ctes.join(', ')}
-     SELECT (SELECT row_to_json(client) FROM client) AS client,
-       ${request.client ? `CASE WHEN NOT EXISTS (SELECT 1 FROM client) THEN (${clientCountSql('$1', '$2')}) END` : 'NULL::int'} AS client_count,
-       (SELECT coalesce(json_agg(p), '[]') FROM (${productsByIdsSql('$1', '$2', '$4')}) p) AS products,
-       (SELECT row_to_json(k) FROM (${couponByCodeSql('$1', '$2', '$5')}) k) AS coupon${counts.join('')}`,
-    params,
-  );
+  >(inputsSql(request.client, counters), params);
   const coupon = row!.coupon;
   return {
     counts: counters.map((_, i) => Number(row![`count_${i}`])),
@@ -83,4 +62,41 @@ export async function readQuoteInputs(
       ? { ...coupon, expires_at: coupon.expires_at ? new Date(coupon.expires_at) : null }
       : undefined,
   };
+}
+
+// The statement's text for each shape of request, built once: the driver finds its prepared
+// statement by the text, and hashing a fresh string of some kilobytes on every request showed.
+const statements = new Map<string, string>();
+
+function inputsSql(client: ClientIdentity | undefined, counters: readonly FoldedCounter[]): string {
+  const clientKind = !client ? 'none' : 'id' in client ? 'id' : client.email ? 'email' : 'empresa';
+  const shape = `${clientKind}|${counters.map((counter) => (counter.increment ? '+' : '=')).join('')}`;
+  let sql = statements.get(shape);
+  if (sql === undefined) {
+    sql = buildInputsSql(client, counters);
+    statements.set(shape, sql);
+  }
+  return sql;
+}
+
+function buildInputsSql(client: ClientIdentity | undefined, counters: readonly FoldedCounter[]): string {
+  // A preview names no client: an empty one, never counted.
+  const ctes = [
+    client
+      ? `client AS (${clientSql('$1', '$2', client, '$3')})`
+      : 'client AS (SELECT NULL::text AS unused WHERE $3::text IS NULL AND false)',
+  ];
+  const counts = counters.map((counter, i) => {
+    const sql = foldedCounterSql(counter, `counter_${i}`, {
+      bucket: `$${6 + 2 * i}::text`,
+      windowStart: `$${7 + 2 * i}::bigint`,
+    });
+    if (sql.cte) ctes.push(sql.cte);
+    return `, coalesce(${sql.count}, 0) AS count_${i}`;
+  });
+  return `WITH ${ctes.join(', ')}
+     SELECT (SELECT row_to_json(client) FROM client) AS client,
+       ${client ? `CASE WHEN NOT EXISTS (SELECT 1 FROM client) THEN (${clientCountSql('$1', '$2')}) END` : 'NULL::int'} AS client_count,
+       (SELECT coalesce(json_agg(p), '[]') FROM (${productsByIdsSql('$1', '$2', '$4')}) p) AS products,
+       (SELECT row_to_json(k) FROM (${couponByCodeSql('$1', '$2', '$5')}) k) AS coupon${counts.join('')}`;
 }

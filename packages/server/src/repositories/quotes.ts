@@ -163,6 +163,62 @@ export async function insertQuote(
   items: QuoteItemRow[],
   options: InsertQuoteOptions,
 ): Promise<QuoteRow | undefined> {
+  const newClient = options.newClient;
+  const [row] = await db.query<Generated & { notified: unknown }>(insertQuoteSql(newClient !== undefined), [
+    quote.org_id,
+    quote.mode,
+    quote.cliente_id,
+    quote.cliente_nombre,
+    quote.status,
+    quote.moneda,
+    quote.fiscal_currency,
+    quote.iva_incluido,
+    quote.terminos_codigo,
+    quote.vigencia_dias,
+    quote.notas,
+    quote.descuento_solicitado ? JSON.stringify(quote.descuento_solicitado) : null,
+    quote.cupon,
+    quote.coupon_id,
+    quote.subtotal,
+    quote.descuento,
+    quote.impuestos,
+    quote.total,
+    quote.token,
+    quote.draft_language,
+    quote.needs_approval,
+    quote.approval_status,
+    quote.motivo,
+    quote.created_by,
+    JSON.stringify(items),
+    options.now,
+    storedEventData(options.eventData),
+    ...(newClient ? [JSON.stringify(newClient.row), storedEventData(newClient.eventData)] : []),
+  ]);
+  if (!row) return undefined;
+  const { notified: _notified, ...generated } = row;
+  // The rest is stored as given: reading it back would only cost the database and the driver.
+  return { ...quote, ...generated, vigencia: null, language: null, sent_at: null };
+}
+
+/** The columns the database fills in when a quote is inserted. */
+type Generated = Pick<QuoteRow, 'id' | 'seq' | 'folio' | 'created_at'>;
+const GENERATED_COLUMNS = `id, seq, folio,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
+
+// Built once for each of its two variants: the driver finds the prepared statement by its text,
+// and hashing a fresh string of some kilobytes on every creation showed in profiles.
+const insertStatements = new Map<boolean, string>();
+
+function insertQuoteSql(newClient: boolean): string {
+  let sql = insertStatements.get(newClient);
+  if (sql === undefined) {
+    sql = buildInsertQuoteSql(newClient);
+    insertStatements.set(newClient, sql);
+  }
+  return sql;
+}
+
+function buildInsertQuoteSql(newClient: boolean): string {
   const scope = { org: '$1', mode: '$2' };
   const quoteCreated = {
     type: "'quote.created'",
@@ -173,9 +229,7 @@ export async function insertQuote(
   };
   // Two variants of the statement rather than one whose client CTE inserts nothing: the common
   // case (a known client) then starts fewer plan nodes on every creation.
-  const newClient = options.newClient;
-  const [row] = await db.query<Generated & { notified: unknown }>(
-    `WITH ${claimCouponCte('$14::uuid', '$26::timestamptz')}, counter AS (
+  return `WITH ${claimCouponCte('$14::uuid', '$26::timestamptz')}, counter AS (
        INSERT INTO folio_counters (org_id, mode, last) SELECT $1, $2, 1 WHERE ${COUPON_CLAIMED('$14::uuid')}
        ON CONFLICT (org_id, mode) DO UPDATE SET last = folio_counters.last + 1 RETURNING last
      ), ${newClient ? `${newClientCte(scope, '$28', 'counter')}, ` : ''}quote AS (
@@ -204,48 +258,8 @@ export async function insertQuote(
            ]
          : [quoteCreated],
      )}
-     SELECT quote.*, ${NOTIFY_IF_JOBS} AS notified FROM quote`,
-    [
-      quote.org_id,
-      quote.mode,
-      quote.cliente_id,
-      quote.cliente_nombre,
-      quote.status,
-      quote.moneda,
-      quote.fiscal_currency,
-      quote.iva_incluido,
-      quote.terminos_codigo,
-      quote.vigencia_dias,
-      quote.notas,
-      quote.descuento_solicitado ? JSON.stringify(quote.descuento_solicitado) : null,
-      quote.cupon,
-      quote.coupon_id,
-      quote.subtotal,
-      quote.descuento,
-      quote.impuestos,
-      quote.total,
-      quote.token,
-      quote.draft_language,
-      quote.needs_approval,
-      quote.approval_status,
-      quote.motivo,
-      quote.created_by,
-      JSON.stringify(items),
-      options.now,
-      storedEventData(options.eventData),
-      ...(newClient ? [JSON.stringify(newClient.row), storedEventData(newClient.eventData)] : []),
-    ],
-  );
-  if (!row) return undefined;
-  const { notified: _notified, ...generated } = row;
-  // The rest is stored as given: reading it back would only cost the database and the driver.
-  return { ...quote, ...generated, vigencia: null, language: null, sent_at: null };
+     SELECT quote.*, ${NOTIFY_IF_JOBS} AS notified FROM quote`;
 }
-
-/** The columns the database fills in when a quote is inserted. */
-type Generated = Pick<QuoteRow, 'id' | 'seq' | 'folio' | 'created_at'>;
-const GENERATED_COLUMNS = `id, seq, folio,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
 
 /** Replaces the lines of a quote. */
 export async function replaceQuoteItems(
