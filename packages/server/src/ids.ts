@@ -1,4 +1,20 @@
-import { hash, randomBytes, randomFillSync, randomUUID } from 'node:crypto';
+import { hash, randomFillSync, randomUUID } from 'node:crypto';
+
+// Random bytes drawn 4 KiB at a time from the system CSPRNG (as randomUUID buffers its own): a
+// request id is made for every request and a token for every quote, so they must cost next to
+// nothing. Each byte is handed out once.
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+/** The offset of `count` (at most 4096) fresh random bytes in `pool`, to be read at once. */
+function takeRandom(count: number): number {
+  if (poolOffset + count > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  poolOffset += count;
+  return poolOffset - count;
+}
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -6,9 +22,12 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    const batch = Math.min(length * 2, pool.length);
+    const start = takeRandom(batch);
+    for (let i = start; i < start + batch && out.length < length; i++) {
+      const byte = pool[i]!;
       // 248 = 4 × 62: bytes above it would favour the first characters.
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+      if (byte < 248) out += BASE62[byte % 62];
     }
   }
   return out;
@@ -17,19 +36,10 @@ export function randomBase62(length: number): string {
 /** A new UUID v4. */
 export const uuid = (): string => randomUUID();
 
-// Random bytes drawn 4 KiB at a time for request ids (as randomUUID buffers its own): one id is
-// made for every request, so it must cost next to nothing.
-const idPool = Buffer.alloc(4096);
-let idOffset = idPool.length;
-
 /** A request id: `req_` and 24 hex characters (96 random bits) from the system CSPRNG. */
 export function requestId(): string {
-  if (idOffset + 12 > idPool.length) {
-    randomFillSync(idPool);
-    idOffset = 0;
-  }
-  idOffset += 12;
-  return `req_${idPool.toString('hex', idOffset - 12, idOffset)}`;
+  const start = takeRandom(12);
+  return `req_${pool.toString('hex', start, start + 12)}`;
 }
 
 /** Hex SHA-256 of a string or bytes (the one-shot `hash`: no Hash object, half the cost per key lookup). */
