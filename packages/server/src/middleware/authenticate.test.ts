@@ -72,6 +72,15 @@ describe('authentication', () => {
     expect((await me(key, { 'x-forwarded-for': '203.0.113.7' })).status).toBe(200);
     expect((await me(key, { 'x-forwarded-for': '198.51.100.42' })).status).toBe(200);
     await expectError(await me(key, { 'x-forwarded-for': '203.0.113.8' }), 401, 'invalid_key');
+    // Without a proxy header the address is the socket's, which @hono/node-server hands to
+    // app.fetch with the Node request: it must reach the app through the configuration fast path.
+    const fromSocket = (remoteAddress: string) =>
+      t.app.fetch(
+        new Request('http://localhost/api/v1/me', { headers: { authorization: `Bearer ${key}` } }),
+        { incoming: { socket: { remoteAddress } } },
+      );
+    expect((await fromSocket('::ffff:203.0.113.7')).status).toBe(200);
+    await expectError(await fromSocket('203.0.113.8'), 401, 'invalid_key');
   });
 
   it('keeps the API version the key was created with', async () => {

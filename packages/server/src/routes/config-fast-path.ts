@@ -71,19 +71,25 @@ function publishableHash(key: string): string {
   return hash;
 }
 
-/** The fast path in front of a Fetch handler (`app.fetch`, used in process and by tests). */
-export function fetchWithFastPath(
+/**
+ * The fast path in front of a Fetch handler (`app.fetch`, used in process and by tests). Whatever
+ * else the handler is called with goes along unchanged: @hono/node-server passes the Node request
+ * there, which the client's IP address is read from.
+ */
+export function fetchWithFastPath<Rest extends unknown[]>(
   fromMemory: ConfigFromMemory,
-  route: (request: Request) => Response | Promise<Response>,
-): (request: Request) => Response | Promise<Response> {
-  return (request) => {
+  route: (request: Request, ...rest: Rest) => Response | Promise<Response>,
+): (request: Request, ...rest: Rest) => Response | Promise<Response> {
+  return (request, ...rest) => {
     const url = request.url;
     const answer = fromMemory({
       method: request.method,
       target: url.slice(url.indexOf('/', url.indexOf('://') + 3)),
       header: (name) => request.headers.get(name),
     });
-    return answer ? new Response(answer.body, answer) : route(request);
+    return answer
+      ? new Response(answer.body, { status: answer.status, headers: answer.headers })
+      : route(request, ...rest);
   };
 }
 
