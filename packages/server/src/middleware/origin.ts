@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Database } from '../db/database.js';
+import { memoize } from '../memo.js';
 import type { ApiKeyRecord } from '../services/api-keys.js';
 
 const origins = new WeakMap<Context, string | null>();
@@ -28,18 +29,7 @@ export function originOf(
 
 // Origins seen recently, normalised: parsing a URL is the dearest step of a cached page view,
 // and a site sends the same few origins again and again.
-const normalized = new Map<string, string | null>();
-const MAX_NORMALIZED = 1_000;
-
-function normalize(value: string): string | null {
-  let origin = normalized.get(value);
-  if (origin === undefined) {
-    origin = parseOrigin(value);
-    if (normalized.size >= MAX_NORMALIZED) normalized.clear();
-    normalized.set(value, origin);
-  }
-  return origin;
-}
+const normalize = memoize(parseOrigin, 1_000);
 
 function parseOrigin(value: string): string | null {
   try {

@@ -67,16 +67,16 @@ export interface FoldedCounter {
 }
 
 /**
- * The SQL of a folded counter whose bucket and window start are the parameters named: a CTE to
- * add to the statement's WITH list (when it counts), and the scalar expression that reads it.
+ * The SQL of a folded counter (one that counts when `increment`, else only reads) whose bucket and
+ * window start are the parameters named: a CTE to add to the statement's WITH list (when it
+ * counts), and the scalar expression that reads it.
  */
 export function foldedCounterSql(
-  counter: FoldedCounter,
+  increment: boolean,
   name: string,
   params: { bucket: string; windowStart: string },
 ): { cte: string | undefined; count: string } {
-  if (!counter.increment)
-    return { cte: undefined, count: `(${READ_SQL(params.bucket, params.windowStart)})` };
+  if (!increment) return { cte: undefined, count: `(${READ_SQL(params.bucket, params.windowStart)})` };
   return {
     cte: `${name} AS (${COUNT_SQL(params.bucket, params.windowStart)})`,
     count: `(SELECT count FROM ${name})`,

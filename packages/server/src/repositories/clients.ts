@@ -40,16 +40,22 @@ export type ClientIdentity = { id: string } | { email?: string | null | undefine
  * The SELECT of the client a request names (see {@link ClientIdentity}): by id, or the oldest with
  * this e-mail, or else with this company name (both case-insensitive); `value` is its placeholder.
  */
-export function clientSql(org: string, mode: string, identity: ClientIdentity, value: string): string {
+export function clientSql(org: string, mode: string, by: ClientKey, value: string): string {
   const where =
-    'id' in identity
+    by === 'id'
       ? `id = ${value}::uuid`
-      : identity.email
+      : by === 'email'
         ? `lower(email) = lower(${value})`
         : `lower(empresa) = lower(${value})`;
   return `SELECT ${COLUMNS} FROM clients WHERE org_id = ${org} AND mode = ${mode} AND ${where}
     ORDER BY created_at LIMIT 1`;
 }
+
+/** What {@link clientSql} looks a client up by. */
+export type ClientKey = 'id' | 'email' | 'empresa';
+
+export const clientKey = (identity: ClientIdentity): ClientKey =>
+  'id' in identity ? 'id' : identity.email ? 'email' : 'empresa';
 
 /** The placeholder's value for {@link clientSql}. */
 export const clientSqlValue = (identity: ClientIdentity): string =>
@@ -73,7 +79,7 @@ export async function findClientByIdentity(
 }
 
 async function findClient(db: Queryable, scope: Scope, identity: ClientIdentity) {
-  const [row] = await db.query<ClientRecord>(clientSql('$1', '$2', identity, '$3'), [
+  const [row] = await db.query<ClientRecord>(clientSql('$1', '$2', clientKey(identity), '$3'), [
     scope.orgId,
     scope.mode,
     clientSqlValue(identity),

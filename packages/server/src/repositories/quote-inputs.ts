@@ -1,9 +1,12 @@
 import type { Queryable } from '../db/database.js';
+import { memoize } from '../memo.js';
 import { type FoldedCounter, foldedCounterSql } from '../middleware/rate-limit.js';
 import {
   type ClientIdentity,
+  type ClientKey,
   type ClientRecord,
   clientCountSql,
+  clientKey,
   clientSql,
   clientSqlValue,
 } from './clients.js';
@@ -19,14 +22,12 @@ export interface QuoteInputs {
   products: Map<string, ProductRow>;
   /** The coupon by its code, when one was asked for and exists. */
   coupon: CouponRow | undefined;
-  /** The count of each folded counter asked for, in order (0 for a window not counted yet). */
-  counts: number[];
 }
 
 /**
  * Reads the client, the catalog products and the coupon a quote creation needs, in one statement:
  * every round trip to the database costs the server more than the reading itself, so the same
- * statement also counts (or reads) the request's rate counters on PostgreSQL. The quote's own
+ * statement also counts (or reads) the request's rate counters on PostgreSQL, and checks them. The quote's own
  * statement later counts the coupon's use and checks it again under its row lock.
  */
 export async function readQuoteInputs(
@@ -51,9 +52,10 @@ export async function readQuoteInputs(
       coupon: (Omit<CouponRow, 'expires_at'> & { expires_at: string | null }) | null;
     } & Record<`count_${number}`, number>
   >(inputsSql(request.client, counters), params);
+  // Each limit is checked before the caller prices or writes anything: its refusal is thrown here.
+  for (const [i, counter] of counters.entries()) counter.check(Number(row![`count_${i}`]));
   const coupon = row!.coupon;
   return {
-    counts: counters.map((_, i) => Number(row![`count_${i}`])),
     client: row!.client ?? undefined,
     clientCount: row!.client_count,
     products: productMap(row!.products),
@@ -66,28 +68,29 @@ export async function readQuoteInputs(
 
 // The statement's text for each shape of request, built once: the driver finds its prepared
 // statement by the text, and hashing a fresh string of some kilobytes on every request showed.
-const statements = new Map<string, string>();
+// A shape is how the client is looked up and, per counter, `+` (counts) or `=` (reads).
+const statementFor = memoize((shape: string) => {
+  const [by, increments] = shape.split('|') as [ClientKey | 'none', string];
+  return buildInputsSql(
+    by === 'none' ? undefined : by,
+    [...increments].map((sign) => sign === '+'),
+  );
+});
 
 function inputsSql(client: ClientIdentity | undefined, counters: readonly FoldedCounter[]): string {
-  const clientKind = !client ? 'none' : 'id' in client ? 'id' : client.email ? 'email' : 'empresa';
-  const shape = `${clientKind}|${counters.map((counter) => (counter.increment ? '+' : '=')).join('')}`;
-  let sql = statements.get(shape);
-  if (sql === undefined) {
-    sql = buildInputsSql(client, counters);
-    statements.set(shape, sql);
-  }
-  return sql;
+  const signs = counters.map((counter) => (counter.increment ? '+' : '=')).join('');
+  return statementFor(`${client ? clientKey(client) : 'none'}|${signs}`);
 }
 
-function buildInputsSql(client: ClientIdentity | undefined, counters: readonly FoldedCounter[]): string {
+function buildInputsSql(by: ClientKey | undefined, increments: boolean[]): string {
   // A preview names no client: an empty one, never counted.
   const ctes = [
-    client
-      ? `client AS (${clientSql('$1', '$2', client, '$3')})`
+    by
+      ? `client AS (${clientSql('$1', '$2', by, '$3')})`
       : 'client AS (SELECT NULL::text AS unused WHERE $3::text IS NULL AND false)',
   ];
-  const counts = counters.map((counter, i) => {
-    const sql = foldedCounterSql(counter, `counter_${i}`, {
+  const counts = increments.map((increment, i) => {
+    const sql = foldedCounterSql(increment, `counter_${i}`, {
       bucket: `$${6 + 2 * i}::text`,
       windowStart: `$${7 + 2 * i}::bigint`,
     });
@@ -96,7 +99,7 @@ function buildInputsSql(client: ClientIdentity | undefined, counters: readonly F
   });
   return `WITH ${ctes.join(', ')}
      SELECT (SELECT row_to_json(client) FROM client) AS client,
-       ${client ? `CASE WHEN NOT EXISTS (SELECT 1 FROM client) THEN (${clientCountSql('$1', '$2')}) END` : 'NULL::int'} AS client_count,
+       ${by ? `CASE WHEN NOT EXISTS (SELECT 1 FROM client) THEN (${clientCountSql('$1', '$2')}) END` : 'NULL::int'} AS client_count,
        (SELECT coalesce(json_agg(p), '[]') FROM (${productsByIdsSql('$1', '$2', '$4')}) p) AS products,
        (SELECT row_to_json(k) FROM (${couponByCodeSql('$1', '$2', '$5')}) k) AS coupon${counts.join('')}`;
 }

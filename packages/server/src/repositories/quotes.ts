@@ -164,36 +164,39 @@ export async function insertQuote(
   options: InsertQuoteOptions,
 ): Promise<QuoteRow | undefined> {
   const newClient = options.newClient;
-  const [row] = await db.query<Generated & { notified: unknown }>(insertQuoteSql(newClient !== undefined), [
-    quote.org_id,
-    quote.mode,
-    quote.cliente_id,
-    quote.cliente_nombre,
-    quote.status,
-    quote.moneda,
-    quote.fiscal_currency,
-    quote.iva_incluido,
-    quote.terminos_codigo,
-    quote.vigencia_dias,
-    quote.notas,
-    quote.descuento_solicitado ? JSON.stringify(quote.descuento_solicitado) : null,
-    quote.cupon,
-    quote.coupon_id,
-    quote.subtotal,
-    quote.descuento,
-    quote.impuestos,
-    quote.total,
-    quote.token,
-    quote.draft_language,
-    quote.needs_approval,
-    quote.approval_status,
-    quote.motivo,
-    quote.created_by,
-    JSON.stringify(items),
-    options.now,
-    storedEventData(options.eventData),
-    ...(newClient ? [JSON.stringify(newClient.row), storedEventData(newClient.eventData)] : []),
-  ]);
+  const [row] = await db.query<Generated & { notified: unknown }>(
+    newClient ? INSERT_WITH_NEW_CLIENT : INSERT_FOR_KNOWN_CLIENT,
+    [
+      quote.org_id,
+      quote.mode,
+      quote.cliente_id,
+      quote.cliente_nombre,
+      quote.status,
+      quote.moneda,
+      quote.fiscal_currency,
+      quote.iva_incluido,
+      quote.terminos_codigo,
+      quote.vigencia_dias,
+      quote.notas,
+      quote.descuento_solicitado ? JSON.stringify(quote.descuento_solicitado) : null,
+      quote.cupon,
+      quote.coupon_id,
+      quote.subtotal,
+      quote.descuento,
+      quote.impuestos,
+      quote.total,
+      quote.token,
+      quote.draft_language,
+      quote.needs_approval,
+      quote.approval_status,
+      quote.motivo,
+      quote.created_by,
+      JSON.stringify(items),
+      options.now,
+      storedEventData(options.eventData),
+      ...(newClient ? [JSON.stringify(newClient.row), storedEventData(newClient.eventData)] : []),
+    ],
+  );
   if (!row) return undefined;
   const { notified: _notified, ...generated } = row;
   // The rest is stored as given: reading it back would only cost the database and the driver.
@@ -204,19 +207,6 @@ export async function insertQuote(
 type Generated = Pick<QuoteRow, 'id' | 'seq' | 'folio' | 'created_at'>;
 const GENERATED_COLUMNS = `id, seq, folio,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
-
-// Built once for each of its two variants: the driver finds the prepared statement by its text,
-// and hashing a fresh string of some kilobytes on every creation showed in profiles.
-const insertStatements = new Map<boolean, string>();
-
-function insertQuoteSql(newClient: boolean): string {
-  let sql = insertStatements.get(newClient);
-  if (sql === undefined) {
-    sql = buildInsertQuoteSql(newClient);
-    insertStatements.set(newClient, sql);
-  }
-  return sql;
-}
 
 function buildInsertQuoteSql(newClient: boolean): string {
   const scope = { org: '$1', mode: '$2' };
@@ -260,6 +250,11 @@ function buildInsertQuoteSql(newClient: boolean): string {
      )}
      SELECT quote.*, ${NOTIFY_IF_JOBS} AS notified FROM quote`;
 }
+
+// Built once, at load: the driver finds the prepared statement by its text, and hashing a fresh
+// string of some kilobytes on every creation showed in profiles.
+const INSERT_FOR_KNOWN_CLIENT = buildInsertQuoteSql(false);
+const INSERT_WITH_NEW_CLIENT = buildInsertQuoteSql(true);
 
 /** Replaces the lines of a quote. */
 export async function replaceQuoteItems(

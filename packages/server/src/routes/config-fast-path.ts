@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { API_VERSION } from '../config.js';
 import { requestId } from '../ids.js';
+import { memoize } from '../memo.js';
 import { keyAllowsOrigin, originOf } from '../middleware/origin.js';
 import { apiHeaders } from '../middleware/request-context.js';
 import { hashKey } from '../services/api-keys.js';
@@ -60,16 +61,7 @@ const BEARER = /^Bearer\s+(\S+)$/i;
 
 // Publishable keys are public by design (every page with the widget carries one), so their hashes
 // may be remembered by their text: one SHA-256 less per page view. Secret keys are never kept.
-const publishableHashes = new Map<string, string>();
-function publishableHash(key: string): string {
-  let hash = publishableHashes.get(key);
-  if (hash === undefined) {
-    if (publishableHashes.size >= 10_000) publishableHashes.clear();
-    hash = hashKey(key);
-    publishableHashes.set(key, hash);
-  }
-  return hash;
-}
+const publishableHash = memoize(hashKey);
 
 /**
  * The fast path in front of a Fetch handler (`app.fetch`, used in process and by tests). Whatever

@@ -99,7 +99,6 @@ export async function createQuote(
     },
     context.counters,
   );
-  for (const [i, counter] of (context.counters ?? []).entries()) counter.check(inputs.counts[i]!);
   const { client, newClient } = resolveClient(inputs, org, body);
   const lines = priceLines(inputs.products, org, body.items, currency, { publishable });
 
