@@ -6,7 +6,9 @@
 export function memoize<K, V>(compute: (key: K) => V, max = 10_000): (key: K) => V {
   const remembered = new Map<K, V>();
   return (key) => {
-    if (remembered.has(key)) return remembered.get(key) as V;
+    // One lookup on a hit; `has` only for a remembered undefined.
+    const hit = remembered.get(key);
+    if (hit !== undefined || remembered.has(key)) return hit as V;
     const value = compute(key);
     if (remembered.size >= max) remembered.clear();
     remembered.set(key, value);
