@@ -6,8 +6,8 @@ describe('memoize', () => {
     const calls: string[] = [];
     const length = memoize((key: string) => {
       calls.push(key);
-      return key === 'none' ? null : key.length;
-    }, 3);
+      return key === 'none' ? null : key === 'unknown' ? undefined : key.length;
+    }, 4);
     expect([length('a'), length('bb'), length('a'), length('none'), length('none')]).toEqual([
       1,
       2,
@@ -15,10 +15,11 @@ describe('memoize', () => {
       null,
       null,
     ]);
-    expect(calls).toEqual(['a', 'bb', 'none']);
-    // A fourth key: the three remembered ones are forgotten, then computed again when asked for.
+    expect([length('unknown'), length('unknown')]).toEqual([undefined, undefined]);
+    expect(calls).toEqual(['a', 'bb', 'none', 'unknown']);
+    // A fifth key: the four remembered ones are forgotten, then computed again when asked for.
     expect(length('cccc')).toBe(4);
     expect(length('a')).toBe(1);
-    expect(calls).toEqual(['a', 'bb', 'none', 'cccc', 'a']);
+    expect(calls).toEqual(['a', 'bb', 'none', 'unknown', 'cccc', 'a']);
   });
 });
