@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase } from './support/postgres.js';
 import { cli, type ServerProcess, startServerProcess } from './support/processes.js';
@@ -74,6 +75,46 @@ describe('two server processes on one PostgreSQL', () => {
       })
     ).json();
     expect(list.meta.total).toBe(3);
+  });
+
+  it('creates all of 200 concurrent creations written in groups by both processes: one folio, event and coupon use each', async () => {
+    const cliente = { empresa: 'Cliente Frecuente SA', email: 'compras@frecuente.example' };
+    const body = { items: [laptop()], cliente, cupon: 'BIENVENIDA10' };
+    // The client exists first: creations for known clients with an unlimited coupon are grouped.
+    expect((await post(0, '/cotizaciones', seed.keys.sk_test_write, body)).status).toBe(200);
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const uses = async () =>
+        (await db.query("SELECT uses FROM coupons WHERE code = 'BIENVENIDA10' AND mode = 'test'")).rows[0]
+          .uses as number;
+      const usesBefore = await uses();
+      const responses = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => post(i, '/cotizaciones', seed.keys.sk_test_write, body)),
+      );
+      expect(responses.map((r) => r.status)).toEqual(responses.map(() => 200));
+      const created = (await Promise.all(responses.map((r) => r.json()))).map(
+        (b) => b.data as { id: string; folio: string },
+      );
+      const folios = created.map((q) => Number(q.folio.slice(4))).sort((a, b) => a - b);
+      expect(folios).toEqual(folios.map((_, i) => folios[0]! + i));
+      expect(await uses()).toBe(usesBefore + 200);
+      const { rows } = await db.query(
+        `SELECT count(DISTINCT e.object_id)::int AS events, count(DISTINCT i.quote_id)::int AS with_lines,
+           bool_and(e.data->>'folio' = q.folio) AS folios_match,
+           count(DISTINCT q.created_at)::int AS statements
+         FROM quotes q JOIN events e ON e.object_id = q.id AND e.type = 'quote.created'
+           JOIN quote_items i ON i.quote_id = q.id
+         WHERE q.id = ANY($1::uuid[])`,
+        [created.map((q) => q.id)],
+      );
+      const { statements, ...counts } = rows[0];
+      expect(counts).toEqual({ events: 200, with_lines: 200, folios_match: true });
+      // Quotes written by one statement share its timestamp: grouping did take place.
+      expect(statements).toBeLessThan(200);
+    } finally {
+      await db.end();
+    }
   });
 
   it('holds the coupon limit for publishable keys from the widget too', async () => {

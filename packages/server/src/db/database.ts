@@ -24,6 +24,8 @@ export interface Database extends Queryable {
    * ambient transaction to end: never await it from inside one.
    */
   detached<T>(fn: () => Promise<T>): Promise<T>;
+  /** True inside a {@link transaction} (or its savepoints): queries made now run in it. */
+  inTransaction(): boolean;
   /** Subscribes to a notification channel (LISTEN). Returns the unsubscribe function. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** Sends a notification (NOTIFY) to every process listening on `channel`, this one included. */
@@ -74,6 +76,7 @@ export function createDatabase(driver: DriverAdapter): Database {
       return driver.transaction((inner) => runAmbient(inner, fn));
     },
     detached: (fn) => ambient.exit(fn),
+    inTransaction: () => ambient.getStore() !== undefined,
     listen: (channel, onMessage) => driver.listen(channel, onMessage),
     notify: (channel, payload) => driver.notify(channel, payload),
     close: () => driver.close(),

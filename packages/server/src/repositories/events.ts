@@ -35,6 +35,10 @@ export interface EventSql {
   data: string;
   /** A CTE the values are selected from: no row there, no event. */
   from?: string;
+  /** When `from` has several rows, what orders their events (their `seq` follows it). */
+  orderBy?: string;
+  /** Who caused it, when not the statement's actor. */
+  actor?: string;
 }
 
 /**
@@ -48,14 +52,14 @@ export function eventCtes(scope: { org: string; mode: string; actor: string }, e
   const rows = events
     .map(
       (e, ord) =>
-        `SELECT ${ord} AS ord, ${e.type}::text AS type, ${e.object}::text AS object, ${e.objectId}::uuid AS object_id,
-           ${e.data}::jsonb AS data${e.from ? ` FROM ${e.from}` : ''}`,
+        `SELECT ${ord} AS ord, ${e.orderBy ?? '0'}::bigint AS sub, ${e.type}::text AS type, ${e.object}::text AS object, ${e.objectId}::uuid AS object_id,
+           ${e.data}::jsonb AS data, ${e.actor ?? scope.actor}::text AS actor${e.from ? ` FROM ${e.from}` : ''}`,
     )
     .join(' UNION ALL ');
   return `event AS (
        INSERT INTO events (org_id, mode, type, object, object_id, data, actor)
-       SELECT ${scope.org}, ${scope.mode}, e.type, e.object, e.object_id, e.data, ${scope.actor}
-       FROM (${rows}) e${events.length > 1 ? ' ORDER BY e.ord' : ''}
+       SELECT ${scope.org}, ${scope.mode}, e.type, e.object, e.object_id, e.data, e.actor
+       FROM (${rows}) e${events.length > 1 || events.some((e) => e.orderBy) ? ' ORDER BY e.ord, e.sub' : ''}
        RETURNING id, type
      ), jobs AS (
        INSERT INTO webhook_jobs (endpoint_id, event_id)
@@ -71,8 +75,13 @@ export const NOTIFY_IF_JOBS = `(SELECT pg_notify('${EVENTS_CHANNEL}', '') FROM j
 
 /** The event's data as stored: never a credential such as `link_publico`. */
 export function storedEventData(data: Record<string, unknown>): string {
+  return JSON.stringify(withoutCredentials(data));
+}
+
+/** The event's data without credentials, as an object (see {@link storedEventData}). */
+export function withoutCredentials(data: Record<string, unknown>): Record<string, unknown> {
   const { link_publico: _credential, ...stored } = data;
-  return JSON.stringify(stored);
+  return stored;
 }
 
 /** Writes one event and queues its deliveries, in one statement (see {@link eventCtes}). */

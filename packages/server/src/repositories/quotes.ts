@@ -128,10 +128,10 @@ export type NewQuote = Omit<
 >;
 
 /** The columns of a line and their types, to read lines sent as one JSON parameter. */
-const ITEM_RECORD = `position integer, descripcion text, cantidad numeric, unidad text, precio_unitario numeric,
+export const ITEM_RECORD = `position integer, descripcion text, cantidad numeric, unidad text, precio_unitario numeric,
   precio_negociado numeric, costo_unitario numeric, producto_id uuid, sku text, tax_rate numeric,
   exemption_reason text, clave_sat text, clave_unidad_sat text, importe numeric, descuento numeric, impuesto numeric`;
-const ITEM_COLUMNS = ITEM_RECORD.split(',')
+export const ITEM_COLUMNS = ITEM_RECORD.split(',')
   .map((column) => column.trim().split(' ')[0])
   .join(', ');
 // Qualified: next to the quote's own columns, `descuento` and others would be ambiguous.
@@ -199,13 +199,22 @@ export async function insertQuote(
   );
   if (!row) return undefined;
   const { notified: _notified, ...generated } = row;
+  return storedQuote(quote, generated);
+}
+
+/** The quote as stored: what was inserted and what the database generated. */
+export function storedQuote(quote: NewQuote, generated: Generated): QuoteRow {
   // The rest is stored as given: reading it back would only cost the database and the driver.
   return { ...quote, ...generated, vigencia: null, language: null, sent_at: null };
 }
 
+/** The SQL of folio `n` of an organization in a mode: COT-000001 and on. */
+export const folioSql = (n: string) =>
+  `'COT-' || CASE WHEN ${n} < 1000000 THEN lpad(${n}::text, 6, '0') ELSE ${n}::text END`;
+
 /** The columns the database fills in when a quote is inserted. */
-type Generated = Pick<QuoteRow, 'id' | 'seq' | 'folio' | 'created_at'>;
-const GENERATED_COLUMNS = `id, seq, folio,
+export type Generated = Pick<QuoteRow, 'id' | 'seq' | 'folio' | 'created_at'>;
+export const GENERATED_COLUMNS = `id, seq, folio,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
 
 function buildInsertQuoteSql(newClient: boolean): string {
@@ -226,7 +235,7 @@ function buildInsertQuoteSql(newClient: boolean): string {
        INSERT INTO quotes (org_id, mode, folio, cliente_id, cliente_nombre, status, moneda, fiscal_currency, iva_incluido,
          terminos_codigo, vigencia_dias, notas, descuento_solicitado, cupon, coupon_id, subtotal, descuento, impuestos,
          total, token, draft_language, needs_approval, approval_status, motivo, created_by)
-       SELECT $1, $2, 'COT-' || CASE WHEN last < 1000000 THEN lpad(last::text, 6, '0') ELSE last::text END,
+       SELECT $1, $2, ${folioSql('last')},
          $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24
        FROM counter
        RETURNING ${GENERATED_COLUMNS}

@@ -1,5 +1,4 @@
 import type { Discount, QuoteRequest } from '@svc/core';
-import type { Queryable } from '../db/database.js';
 import { ApiError, invalidRequest, notFound } from '../errors.js';
 import { encodeCursor } from '../http/cursor.js';
 import { countryLang, type Lang, pickLang } from '../i18n/messages.js';
@@ -16,7 +15,6 @@ import { type QuoteInputs, readQuoteInputs } from '../repositories/quote-inputs.
 import {
   findQuote,
   findQuoteItems,
-  insertQuote,
   listQuotes,
   type NewQuote,
   type QuoteListQuery,
@@ -29,6 +27,7 @@ import { couponCheck, couponError, itemRows, lineProductIds, priceLines, totalsF
 import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
 import { sendQuoteInTx } from './quote-sending.js';
 import { publicLink, quoteDetail, quoteEventData, quoteEventSummary, quoteListItem } from './quote-view.js';
+import { quoteWriter } from './quote-writer.js';
 
 /** Fields a publishable key may not send on quote creation. */
 const PUBLISHABLE_FORBIDDEN = ['cliente_id', 'descuento', 'send'] as const;
@@ -104,12 +103,14 @@ export async function createQuote(
 
   let discount: Discount | null = null;
   let couponId: string | null = null;
+  let couponLimited = false;
   if (body.cupon !== undefined) {
     // Counted by the quote's own statement, which checks it again under the coupon's row lock.
     const check = couponCheck(inputs.coupon, currency, now);
     if (!check.ok) throw couponError(body.cupon, check.reason);
     discount = { tipo: check.coupon.tipo, valor: check.coupon.valor };
     couponId = check.coupon.id;
+    couponLimited = check.coupon.max_uses !== null;
   } else if (body.descuento) {
     discount = body.descuento;
   }
@@ -156,11 +157,14 @@ export async function createQuote(
     motivo: approval,
     created_by: actor,
   };
-  const insert = async (db: Queryable) => {
-    const inserted = await insertQuote(db, newQuote, itemRows(lines, totals), {
+  // Through the writer, which groups concurrent creations of the organization into one statement;
+  // inside the transaction below it writes in that transaction.
+  const insert = async () => {
+    const inserted = await quoteWriter(deps.db).insert(newQuote, itemRows(lines, totals), {
       now,
       eventData: quoteEventSummary(newQuote),
       newClient: newClient && { row: newClient, eventData: clientEventData(client) },
+      couponLimited,
     });
     // No row: another request took the coupon's last use since it was read.
     if (!inserted) throw couponError(body.cupon!, 'exhausted');
@@ -173,9 +177,9 @@ export async function createQuote(
   // folio rows it locks are free again the moment it ends, not a round trip later at COMMIT.
   const result =
     !approval && !body.send
-      ? await insert(deps.db)
+      ? await insert()
       : await deps.db.transaction(async (tx) => {
-          let quote = await insert(tx);
+          let quote = await insert();
           const event = {
             orgId: org.id,
             mode: key.mode,

@@ -1,0 +1,128 @@
+import type { Database } from '../db/database.js';
+import { uuid } from '../ids.js';
+import { type BatchedQuote, insertQuoteBatch } from '../repositories/quote-batch.js';
+import {
+  type Generated,
+  type InsertQuoteOptions,
+  insertQuote,
+  type NewQuote,
+  type QuoteItemRow,
+  type QuoteRow,
+  storedQuote,
+} from '../repositories/quotes.js';
+
+/** The most quotes one statement creates; more waiting take the next one. */
+const MAX_BATCH = 64;
+
+interface Waiting {
+  quote: BatchedQuote;
+  now: Date;
+  resolve: (row: QuoteRow | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Writes new quotes with group commit. Every creation of an organization (in one mode) locks the
+ * same folio counter row, so they are written one after another anyway: while one statement is
+ * under way, the creations that arrive meanwhile wait here and are then written together, in one
+ * statement ({@link insertQuoteBatch}), rather than each queueing for the lock in a statement of
+ * its own. Alone, a creation is written at once by {@link insertQuote}, as without the writer.
+ *
+ * Nothing changes for the caller: the promise settles once its quote committed (or failed), with
+ * the same result {@link insertQuote} gives. A quote the batch leaves out (its coupon changed
+ * since it was read), and every quote of a batch whose statement failed, is written again on its
+ * own, so one bad request never fails the others and each gets its own answer.
+ */
+export class QuoteWriter {
+  readonly #db: Database;
+  /** Per organization and mode with a write under way: the creations waiting for it. */
+  readonly #queues = new Map<string, Waiting[]>();
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /**
+   * Creates the quote as {@link insertQuote} does; undefined when its coupon had no use left.
+   * Quotes with a new client or a coupon with a use limit, and quotes created in a transaction,
+   * are written on their own.
+   */
+  async insert(
+    quote: NewQuote,
+    items: QuoteItemRow[],
+    options: InsertQuoteOptions & { couponLimited: boolean },
+  ): Promise<QuoteRow | undefined> {
+    // In a transaction (an idempotent request's) the quote commits with it, not with others.
+    if (options.newClient || options.couponLimited || this.#db.inTransaction()) {
+      return insertQuote(this.#db, quote, items, options);
+    }
+    const key = `${quote.org_id}:${quote.mode}`;
+    const queue = this.#queues.get(key);
+    if (queue) {
+      return new Promise((resolve, reject) =>
+        queue.push({
+          quote: { id: uuid(), quote, items, eventData: options.eventData },
+          now: options.now,
+          resolve,
+          reject,
+        }),
+      );
+    }
+    this.#queues.set(key, []);
+    try {
+      return await insertQuote(this.#db, quote, items, options);
+    } finally {
+      void this.#drain(key);
+    }
+  }
+
+  /** Writes what waited for `key`, in batches, until nothing does. */
+  async #drain(key: string): Promise<void> {
+    const queue = this.#queues.get(key)!;
+    while (queue.length > 0) {
+      await this.#write(queue.splice(0, MAX_BATCH));
+    }
+    this.#queues.delete(key);
+  }
+
+  async #write(batch: Waiting[]): Promise<void> {
+    let created = new Map<string, Generated>();
+    if (batch.length > 1) {
+      const { org_id, mode } = batch[0]!.quote.quote;
+      try {
+        created = await insertQuoteBatch(
+          this.#db,
+          { orgId: org_id, mode },
+          batch.map((waiting) => waiting.quote),
+          batch[0]!.now,
+        );
+      } catch {
+        // Each is written again on its own below, and answered with its own error if it has one.
+      }
+    }
+    await Promise.all(
+      batch.map(async (waiting) => {
+        const generated = created.get(waiting.quote.id);
+        if (generated) return waiting.resolve(storedQuote(waiting.quote.quote, generated));
+        try {
+          const { quote, items, eventData } = waiting.quote;
+          waiting.resolve(await insertQuote(this.#db, quote, items, { now: waiting.now, eventData }));
+        } catch (error) {
+          waiting.reject(error);
+        }
+      }),
+    );
+  }
+}
+
+const writers = new WeakMap<Database, QuoteWriter>();
+
+/** The quote writer of a database: one per connection pool, shared by all its requests. */
+export function quoteWriter(db: Database): QuoteWriter {
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = new QuoteWriter(db);
+    writers.set(db, writer);
+  }
+  return writer;
+}
