@@ -100,18 +100,20 @@ export class QuoteWriter {
         // Each is written again on its own below, and answered with its own error if it has one.
       }
     }
-    await Promise.all(
-      batch.map(async (waiting) => {
-        const generated = created.get(waiting.quote.id);
-        if (generated) return waiting.resolve(storedQuote(waiting.quote.quote, generated));
-        try {
-          const { quote, items, eventData } = waiting.quote;
-          waiting.resolve(await insertQuote(this.#db, quote, items, { now: waiting.now, eventData }));
-        } catch (error) {
-          waiting.reject(error);
-        }
-      }),
-    );
+    // One after another, so that folios still follow the order of arrival.
+    for (const waiting of batch) {
+      const generated = created.get(waiting.quote.id);
+      if (generated) {
+        waiting.resolve(storedQuote(waiting.quote.quote, generated));
+        continue;
+      }
+      try {
+        const { quote, items, eventData } = waiting.quote;
+        waiting.resolve(await insertQuote(this.#db, quote, items, { now: waiting.now, eventData }));
+      } catch (error) {
+        waiting.reject(error);
+      }
+    }
   }
 }
 
