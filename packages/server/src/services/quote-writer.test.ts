@@ -95,6 +95,11 @@ const couponUses = async () =>
 
 describe('QuoteWriter', () => {
   it('writes the creations that arrive during a write together: consecutive folios in arrival order, lines, events, coupon uses', async () => {
+    const hook = await t.call('POST', '/api/v1/webhooks', {
+      key: t.seed.keys.sk_test_write,
+      body: { url: 'https://hooks.example/writer', eventos: ['quote.created'] },
+    });
+    expect(hook.status).toBe(200);
     const { db, statements } = counting(t.db);
     const writer = new QuoteWriter(db);
     const usesBefore = await couponUses();
@@ -132,6 +137,13 @@ describe('QuoteWriter', () => {
     expect(events.map((e) => e.data)).toEqual(
       rows.map((row) => ({ total: 1, id: row!.id, folio: row!.folio })),
     );
+    // And each event its delivery to the subscribed endpoint, queued by the same statement.
+    const deliveries = await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_jobs job JOIN events e ON e.id = job.event_id
+       WHERE e.object_id = ANY($1::uuid[])`,
+      [ids],
+    );
+    expect(deliveries[0]!.n).toBe(12);
   });
 
   it('leaves a quote whose coupon changed since it was read to be written on its own, which refuses it', async () => {
