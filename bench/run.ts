@@ -11,7 +11,12 @@ import { launchChromium } from '../test/support/browser.js';
 import { cli, freePort, ROOT } from '../test/support/processes.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
-const results: Record<string, unknown> = { date: new Date().toISOString(), duration_s: DURATION };
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  duration_s: DURATION,
+  warmup_s: WARMUP,
+};
 const rows: string[][] = [];
 
 function start(command: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
@@ -47,9 +52,10 @@ async function load(
   connections: number,
   options: Partial<autocannon.Options> = {},
 ): Promise<Load> {
-  // One untimed second first, so that every route, ceilings included, is measured warm (JIT,
-  // caches, connection pool).
-  await autocannon({ url, connections, duration: 1, ...options });
+  // Untimed seconds first, so that every route, ceilings included, is measured warm (JIT, caches,
+  // connection pool). One second is enough for a bare route; a creation runs through enough
+  // code (Hono, validation, pricing, the driver) that V8 was still compiling it seconds later.
+  await autocannon({ url, connections, duration: WARMUP, ...options });
   const result = await autocannon({ url, connections, duration: DURATION, ...options });
   return {
     rps: Math.round(result.requests.average),

@@ -11,16 +11,23 @@ interface LocalWindow {
   count: number;
   endsAt: number;
 }
-const MAX_LOCAL_WINDOWS = 100_000;
+/** Windows counted in memory before ended ones are dropped. */
+export const MAX_LOCAL_WINDOWS = 100_000;
 // Windows counted in memory, per database. PGlite can be opened by one process only (a lock file
 // guards its directory), so memory is exact there and spares every request a write and a commit.
 // On PostgreSQL every process shares the counters through the database.
-const localWindows = new WeakMap<Database, Map<string, LocalWindow>>();
+const localWindows = new WeakMap<Database, LocalWindows>();
 
-function windowsOf(db: Database): Map<string, LocalWindow> {
+interface LocalWindows {
+  byId: Map<string, LocalWindow>;
+  /** When ended windows were last dropped. */
+  sweptAt: number;
+}
+
+function windowsOf(db: Database): LocalWindows {
   let windows = localWindows.get(db);
   if (!windows) {
-    windows = new Map();
+    windows = { byId: new Map(), sweptAt: 0 };
     localWindows.set(db, windows);
   }
   return windows;
@@ -28,12 +35,16 @@ function windowsOf(db: Database): Map<string, LocalWindow> {
 
 function countLocally(db: Database, id: string, endsAt: number, now: number): number {
   const windows = windowsOf(db);
-  const window = windows.get(id);
+  const window = windows.byId.get(id);
   if (window) return ++window.count;
-  if (windows.size >= MAX_LOCAL_WINDOWS) {
-    for (const [key, old] of windows) if (old.endsAt <= now) windows.delete(key);
+  // Ended windows are dropped once there are many, at most once a second: while they are all
+  // still running (many visitors within one window), sweeping for every new visitor would read
+  // the whole map on each request.
+  if (windows.byId.size >= MAX_LOCAL_WINDOWS && now - windows.sweptAt >= 1000) {
+    windows.sweptAt = now;
+    for (const [key, old] of windows.byId) if (old.endsAt <= now) windows.byId.delete(key);
   }
-  windows.set(id, { count: 1, endsAt });
+  windows.byId.set(id, { count: 1, endsAt });
   return 1;
 }
 
@@ -112,7 +123,7 @@ export async function currentCount(
   windowMs: number,
 ): Promise<number> {
   const { start } = windowAt(now, windowMs);
-  if (db.kind === 'pglite') return windowsOf(db).get(localId(bucket, start))?.count ?? 0;
+  if (db.kind === 'pglite') return windowsOf(db).byId.get(localId(bucket, start))?.count ?? 0;
   const [row] = await db.query<{ count: number }>(READ_SQL('$1', '$2'), [bucket, start]);
   return row?.count ?? 0;
 }

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.js';
+import { maintainPglite } from '../db/pglite-maintenance.js';
 import type { Logger } from '../logger.js';
 import { LONGEST_RATE_WINDOW_MS } from '../middleware/rate-limit.js';
 import { expireDueQuotes } from './quote-actions.js';
@@ -24,22 +25,41 @@ export async function runHousekeeping(db: Database, logger: Logger, now: () => D
   );
 }
 
-/** Runs {@link runHousekeeping} now and then every `everyMs`, one round at a time; returns the stop. */
-export function startScheduler(db: Database, logger: Logger, now: () => Date, everyMs = 60_000): () => void {
+/**
+ * Runs {@link runHousekeeping} now and then every `everyMs`, one round at a time, and on PGlite
+ * {@link maintainPglite} every `maintenanceMs`: more often, because a burst of writes leaves the
+ * planner's statistics behind within seconds. Returns the stop.
+ */
+export function startScheduler(
+  db: Database,
+  logger: Logger,
+  now: () => Date,
+  everyMs = 60_000,
+  maintenanceMs = 10_000,
+): () => void {
+  const timers = [every(everyMs, () => runHousekeeping(db, logger, now), logger)];
+  if (db.kind === 'pglite') timers.push(every(maintenanceMs, () => maintainPglite(db), logger));
+  return () => {
+    for (const timer of timers) clearInterval(timer);
+  };
+}
+
+/** Runs `job` now and then every `ms`, skipping a turn while the previous run is still going. */
+function every(ms: number, job: () => Promise<unknown>, logger: Logger): NodeJS.Timeout {
   let running = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
-      await runHousekeeping(db, logger, now);
+      await job();
     } catch (error) {
       logger.warn('scheduled job failed', { error: String(error) });
     } finally {
       running = false;
     }
   };
-  const timer = setInterval(() => void tick(), everyMs);
+  const timer = setInterval(() => void tick(), ms);
   timer.unref();
   void tick();
-  return () => clearInterval(timer);
+  return timer;
 }
