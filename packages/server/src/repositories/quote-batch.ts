@@ -6,6 +6,9 @@ import {
   type Generated,
   ITEM_COLUMNS,
   ITEM_RECORD,
+  ITEM_VALUES,
+  NEW_QUOTE_COLUMNS,
+  NEW_QUOTE_RECORD,
   type NewQuote,
   type QuoteItemRow,
 } from './quotes.js';
@@ -20,14 +23,7 @@ export interface BatchedQuote {
 }
 
 /** The per-quote columns of a batch, read from its one JSON parameter. */
-const QUOTE_RECORD = `ord integer, id uuid, cliente_id uuid, cliente_nombre text, status text, moneda text,
-  fiscal_currency text, iva_incluido boolean, terminos_codigo text, vigencia_dias integer, notas text,
-  descuento_solicitado jsonb, cupon text, coupon_id uuid, subtotal numeric, descuento numeric, impuestos numeric,
-  total numeric, token text, draft_language text, needs_approval boolean, approval_status text, motivo text,
-  created_by text, items jsonb, event jsonb`;
-const QUOTE_COLUMNS = QUOTE_RECORD.split(',')
-  .map((column) => column.trim().split(' ')[0]!)
-  .filter((column) => !['ord', 'id', 'items', 'event'].includes(column));
+const QUOTE_RECORD = `ord integer, id uuid, ${NEW_QUOTE_RECORD}, items jsonb, event jsonb`;
 
 /**
  * Creates several quotes of one organization and mode in one statement, as {@link insertQuote}
@@ -80,16 +76,14 @@ const INSERT_BATCH = `WITH input AS (
        INSERT INTO folio_counters (org_id, mode, last) SELECT $1, $2, count(*) FROM accepted HAVING count(*) > 0
        ON CONFLICT (org_id, mode) DO UPDATE SET last = folio_counters.last + EXCLUDED.last RETURNING last
      ), quote AS (
-       INSERT INTO quotes (id, org_id, mode, folio, ${QUOTE_COLUMNS.join(', ')})
+       INSERT INTO quotes (id, org_id, mode, folio, ${NEW_QUOTE_COLUMNS.join(', ')})
        SELECT accepted.id, $1, $2, ${folioSql('(counter.last - accepted.n + accepted.rank)')},
-         ${QUOTE_COLUMNS.map((column) => `accepted.${column}`).join(', ')}
+         ${NEW_QUOTE_COLUMNS.map((column) => `accepted.${column}`).join(', ')}
        FROM accepted, counter ORDER BY accepted.ord
        RETURNING ${GENERATED_COLUMNS}
      ), lines AS (
        INSERT INTO quote_items (quote_id, ${ITEM_COLUMNS})
-       SELECT accepted.id, ${ITEM_COLUMNS.split(', ')
-         .map((column) => `item.${column}`)
-         .join(', ')}
+       SELECT accepted.id, ${ITEM_VALUES}
        FROM accepted JOIN quote USING (id), jsonb_to_recordset(accepted.items) AS item(${ITEM_RECORD})
      ), created AS (
        SELECT quote.id, quote.seq, accepted.created_by, accepted.event || jsonb_build_object('id', quote.id, 'folio', quote.folio) AS data

@@ -127,15 +127,26 @@ export type NewQuote = Omit<
   'id' | 'seq' | 'folio' | 'created_at' | 'sent_at' | 'vigencia' | 'language'
 >;
 
+/** The column names of a record definition such as {@link ITEM_RECORD} (`name type, …`). */
+const columnNames = (record: string) => record.split(',').map((column) => column.trim().split(' ')[0]!);
+
+/**
+ * The columns a new quote is inserted with besides `org_id`, `mode` and `folio`, and their types:
+ * in the order of {@link insertQuote}'s parameters $3…$24, and read from JSON by a batch.
+ */
+export const NEW_QUOTE_RECORD = `cliente_id uuid, cliente_nombre text, status text, moneda text, fiscal_currency text,
+  iva_incluido boolean, terminos_codigo text, vigencia_dias integer, notas text, descuento_solicitado jsonb, cupon text,
+  coupon_id uuid, subtotal numeric, descuento numeric, impuestos numeric, total numeric, token text,
+  draft_language text, needs_approval boolean, approval_status text, motivo text, created_by text`;
+export const NEW_QUOTE_COLUMNS = columnNames(NEW_QUOTE_RECORD);
+
 /** The columns of a line and their types, to read lines sent as one JSON parameter. */
 export const ITEM_RECORD = `position integer, descripcion text, cantidad numeric, unidad text, precio_unitario numeric,
   precio_negociado numeric, costo_unitario numeric, producto_id uuid, sku text, tax_rate numeric,
   exemption_reason text, clave_sat text, clave_unidad_sat text, importe numeric, descuento numeric, impuesto numeric`;
-export const ITEM_COLUMNS = ITEM_RECORD.split(',')
-  .map((column) => column.trim().split(' ')[0])
-  .join(', ');
+export const ITEM_COLUMNS = columnNames(ITEM_RECORD).join(', ');
 // Qualified: next to the quote's own columns, `descuento` and others would be ambiguous.
-const ITEM_VALUES = ITEM_COLUMNS.split(', ')
+export const ITEM_VALUES = columnNames(ITEM_RECORD)
   .map((column) => `item.${column}`)
   .join(', ');
 
@@ -232,9 +243,7 @@ function buildInsertQuoteSql(newClient: boolean): string {
        INSERT INTO folio_counters (org_id, mode, last) SELECT $1, $2, 1 WHERE ${COUPON_CLAIMED('$14::uuid')}
        ON CONFLICT (org_id, mode) DO UPDATE SET last = folio_counters.last + 1 RETURNING last
      ), ${newClient ? `${newClientCte(scope, '$28', 'counter')}, ` : ''}quote AS (
-       INSERT INTO quotes (org_id, mode, folio, cliente_id, cliente_nombre, status, moneda, fiscal_currency, iva_incluido,
-         terminos_codigo, vigencia_dias, notas, descuento_solicitado, cupon, coupon_id, subtotal, descuento, impuestos,
-         total, token, draft_language, needs_approval, approval_status, motivo, created_by)
+       INSERT INTO quotes (org_id, mode, folio, ${NEW_QUOTE_COLUMNS.join(', ')})
        SELECT $1, $2, ${folioSql('last')},
          $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24
        FROM counter
