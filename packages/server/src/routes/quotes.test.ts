@@ -4,6 +4,7 @@ import { newClientRow } from '../repositories/clients.js';
 import { findQuote, insertQuote } from '../repositories/quotes.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
+import { draftQuote } from '../testing/quote-fixtures.js';
 
 let t: TestContext;
 let sk: string;
@@ -312,32 +313,14 @@ describe('coupons on creation', () => {
     const inserted = await t.db.transaction((tx) =>
       insertQuote(
         tx,
-        {
+        draftQuote({
           org_id: t.seed.org.id,
-          mode: 'test',
           cliente_id: newClient.id,
           cliente_nombre: cliente.empresa,
-          status: 'draft',
-          moneda: 'MXN',
-          fiscal_currency: null,
-          iva_incluido: false,
-          terminos_codigo: null,
-          vigencia_dias: 15,
-          notas: null,
-          descuento_solicitado: null,
           cupon: 'AGOTADO',
           coupon_id: coupon!.id,
-          subtotal: 1,
-          descuento: 0,
-          impuestos: 0,
-          total: 1,
           token: 'x'.repeat(40),
-          draft_language: 'es',
-          needs_approval: false,
-          approval_status: null,
-          motivo: null,
-          created_by: 'system',
-        },
+        }),
         [],
         { now: new Date(), eventData: {}, newClient: { row: newClient, eventData: {} } },
       ),

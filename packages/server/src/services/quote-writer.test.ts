@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
-import { findQuote, type NewQuote, type QuoteItemRow, type QuoteRow } from '../repositories/quotes.js';
+import { findQuote, type QuoteItemRow, type QuoteRow } from '../repositories/quotes.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
+import { draftQuote } from '../testing/quote-fixtures.js';
 import { QuoteWriter } from './quote-writer.js';
 
 let t: TestContext;
@@ -43,32 +44,20 @@ function counting(db: Database): { db: Database; statements: () => number } {
   return { db: wrapped, statements: () => statements };
 }
 
-const quote = (notas: string, coupon = false): NewQuote => ({
-  org_id: t.seed.org.id,
-  mode: 'test',
-  cliente_id: clientId,
-  cliente_nombre: 'Grupo Escritor SA',
-  status: 'draft',
-  moneda: 'MXN',
-  fiscal_currency: null,
-  iva_incluido: false,
-  terminos_codigo: null,
-  vigencia_dias: 15,
-  notas,
-  descuento_solicitado: null,
-  cupon: coupon ? 'BIENVENIDA10' : null,
-  coupon_id: coupon ? couponId : null,
-  subtotal: coupon ? 24500 : 49000,
-  descuento: coupon ? 2450 : 0,
-  impuestos: coupon ? 3528 : 7840,
-  total: coupon ? 25578 : 56840,
-  token: `${randomUUID().replaceAll('-', '')}abcdefgh`,
-  draft_language: 'es',
-  needs_approval: false,
-  approval_status: null,
-  motivo: null,
-  created_by: `api:writer-${notas}`,
-});
+const quote = (notas: string, coupon = false) =>
+  draftQuote({
+    org_id: t.seed.org.id,
+    cliente_id: clientId,
+    cliente_nombre: 'Grupo Escritor SA',
+    notas,
+    cupon: coupon ? 'BIENVENIDA10' : null,
+    coupon_id: coupon ? couponId : null,
+    subtotal: coupon ? 24500 : 49000,
+    descuento: coupon ? 2450 : 0,
+    impuestos: coupon ? 3528 : 7840,
+    total: coupon ? 25578 : 56840,
+    created_by: `api:writer-${notas}`,
+  });
 const lines = (productoId = laptopId): QuoteItemRow[] => [
   {
     position: 0,
