@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.js';
+import { startScheduler } from '../services/scheduler.js';
 import { openTestDatabase } from '../testing/harness.js';
 import type { Database } from './database.js';
 import { maintainPglite } from './pglite-maintenance.js';
@@ -44,6 +46,22 @@ describe('maintainPglite', () => {
       expect(await maintainPglite(db)).not.toContain('maintained');
     },
   );
+
+  it.runIf(process.env.TEST_DB !== 'postgres')('is run by the scheduler of a PGlite server', async () => {
+    await db.query("INSERT INTO maintained (note) SELECT 'n' || i FROM generate_series(1, 500) i");
+    expect((await stats()).changed).toBeGreaterThan(100);
+    const stop = startScheduler(db, createLogger('silent'), () => new Date(), 3_600_000, 50);
+    try {
+      let changed = -1;
+      for (let i = 0; i < 50 && changed !== 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        changed = (await stats()).changed;
+      }
+      expect(changed).toBe(0);
+    } finally {
+      stop();
+    }
+  });
 
   it.runIf(process.env.TEST_DB === 'postgres')('leaves PostgreSQL to its own autovacuum', async () => {
     await db.query("INSERT INTO maintained (note) SELECT 'n' || i FROM generate_series(1, 500) i");
