@@ -9,7 +9,8 @@ import { deliveryBody } from './delivery-worker.js';
 export async function openListenSession(deps: AppDeps, auth: KeyWithOrg) {
   const [row] = await deps.db.query<{ id: string; created_at: Date }>(
     `INSERT INTO listen_sessions (org_id, key_id, from_seq)
-     VALUES ($1, $2, (SELECT coalesce(max(seq), 0) FROM events)) RETURNING id, created_at`,
+     VALUES ($1, $2, (SELECT coalesce(max(seq), 0) FROM events WHERE org_id = $1 AND mode = 'test'))
+     RETURNING id, created_at`,
     [auth.org.id, auth.key.id],
   );
   return { id: row!.id, created_at: row!.created_at, status: 'open' };
