@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../db/database.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+import { draftQuote } from '../testing/quote-fixtures.js';
+import { listEvents } from './events.js';
+import { insertQuoteBatch } from './quote-batch.js';
+import { listQuotes } from './quotes.js';
+
+const BURST = 3000;
+
+let t: TestContext;
+const scope = () => ({ orgId: t.seed.org.id, mode: 'live' });
+beforeAll(async () => {
+  t = await createTestContext();
+  // Statistics taken while every quote and event was in test mode, then a burst of live quotes
+  // they know nothing of: a merchant's first day live, or any burst between two autovacuum runs.
+  await t.db.query('ANALYZE quotes');
+  await t.db.query('ANALYZE events');
+  const created = await t.call('POST', '/api/v1/cotizaciones', {
+    key: t.seed.keys.sk_live_write,
+    body: {
+      items: [{ descripcion: 'Laptop', cantidad: 1, precio_unitario: 24500 }],
+      cliente: { empresa: 'Ráfaga SA', email: 'compras@rafaga.example' },
+    },
+  });
+  const { data } = (await created.json()) as { data: { id: string } };
+  const [{ cliente_id }] = (await t.db.query<{ cliente_id: string }>(
+    'SELECT cliente_id FROM quotes WHERE id = $1',
+    [data.id],
+  )) as [{ cliente_id: string }];
+  const burst = Array.from({ length: BURST }, (_, i) => ({
+    id: randomUUID(),
+    quote: draftQuote({
+      org_id: t.seed.org.id,
+      mode: 'live',
+      cliente_id,
+      cliente_nombre: 'Ráfaga SA',
+      notas: `#${i}`,
+    }),
+    items: [],
+    eventData: {},
+  }));
+  const written = await insertQuoteBatch(t.db, scope(), burst, new Date());
+  expect(written.size).toBe(BURST);
+});
+afterAll(() => t.close());
+
+/** The plan of the first statement `read` sends, as the database would run it now. */
+async function planOf(read: (db: Queryable) => Promise<unknown>): Promise<string> {
+  let first: { sql: string; params: readonly unknown[] } | undefined;
+  await read({
+    query: (sql, params = []) => {
+      first ??= { sql, params };
+      return t.db.query(sql, params);
+    },
+  });
+  const rows = await t.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${first!.sql}`, first!.params);
+  return rows.map((row) => row['QUERY PLAN']).join('\n');
+}
+
+describe('the newest-first lists', () => {
+  it('are the only indexes of quotes and events that begin with the organization and mode', async () => {
+    // Another one would look as good to a planner with stale statistics, which then reads every
+    // row of the organization through it and sorts them (see migration 008).
+    const leading = await t.db.query<{ table: string; index: string }>(
+      `SELECT i.indrelid::regclass::text AS table, i.indexrelid::regclass::text AS index
+       FROM pg_index i
+       WHERE i.indrelid IN ('quotes'::regclass, 'events'::regclass)
+         AND (SELECT array_agg(attname::text ORDER BY k.n)
+              FROM unnest(i.indkey[0:1]) WITH ORDINALITY AS k(attnum, n)
+              JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum) = ARRAY['org_id', 'mode']
+       ORDER BY 1`,
+    );
+    expect(leading).toEqual([
+      { table: 'events', index: 'events_list' },
+      { table: 'quotes', index: 'quotes_list' },
+    ]);
+  });
+
+  it('give a page of quotes through quotes_list, after a burst the statistics do not know of, newest first without sorting', async () => {
+    const plan = await planOf((db) => listQuotes(db, scope(), { limit: 20, offset: 0 }));
+    expect(plan).toContain('quotes_list');
+    expect(plan).not.toMatch(/Sort/);
+    const page = await listQuotes(t.db, scope(), { limit: 2, offset: 0 });
+    expect(page.rows.map((row) => row.folio)).toEqual([`COT-00${BURST + 1}`, `COT-00${BURST}`]);
+  });
+
+  it('give a page of events through events_list, after the same burst, newest first without sorting', async () => {
+    const plan = await planOf((db) => listEvents(db, { ...scope(), limit: 20 }));
+    expect(plan).toContain('events_list');
+    expect(plan).not.toMatch(/Sort/);
+  });
+});
