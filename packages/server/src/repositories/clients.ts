@@ -205,7 +205,10 @@ export async function listClients(
   page: { limit: number; offset: number },
 ): Promise<{ records: ClientRecord[]; total: number }> {
   const records = await db.query<ClientRecord>(
-    `SELECT ${COLUMNS} FROM clients WHERE org_id = $1 AND mode = $2 ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
+    // By the stored timestamp, which clients_list holds in this order: `created_at` alone would
+    // name the formatted text of the select list, which no index holds.
+    `SELECT ${COLUMNS} FROM clients WHERE org_id = $1 AND mode = $2
+     ORDER BY clients.created_at DESC, clients.id LIMIT $3 OFFSET $4`,
     [scope.orgId, scope.mode, page.limit, page.offset],
   );
   return { records, total: await countClients(db, scope) };

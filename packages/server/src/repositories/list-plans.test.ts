@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../db/database.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { draftQuote } from '../testing/quote-fixtures.js';
+import { listClients } from './clients.js';
 import { listEvents } from './events.js';
 import { insertQuoteBatch } from './quote-batch.js';
 import { listQuotes } from './quotes.js';
@@ -17,6 +18,7 @@ beforeAll(async () => {
   // they know nothing of: a merchant's first day live, or any burst between two autovacuum runs.
   await t.db.query('ANALYZE quotes');
   await t.db.query('ANALYZE events');
+  await t.db.query('ANALYZE clients');
   const created = await t.call('POST', '/api/v1/cotizaciones', {
     key: t.seed.keys.sk_live_write,
     body: {
@@ -43,6 +45,13 @@ beforeAll(async () => {
   }));
   const written = await insertQuoteBatch(t.db, scope(), burst, new Date());
   expect(written.size).toBe(BURST);
+  // And as many new clients, one a second apart.
+  await t.db.query(
+    `INSERT INTO clients (org_id, mode, empresa, email, created_at)
+     SELECT $1, 'live', 'Cliente ' || i, 'c' || i || '@rafaga.example', now() - make_interval(secs => i)
+     FROM generate_series(1, $2::int) i`,
+    [t.seed.org.id, BURST],
+  );
 });
 afterAll(() => t.close());
 
@@ -60,19 +69,20 @@ async function planOf(read: (db: Queryable) => Promise<unknown>): Promise<string
 }
 
 describe('the newest-first lists', () => {
-  it('are the only indexes of quotes and events that begin with the organization and mode', async () => {
+  it('are the only indexes of quotes, events and clients that begin with the organization and mode', async () => {
     // Another one would look as good to a planner with stale statistics, which then reads every
     // row of the organization through it and sorts them (see migration 008).
     const leading = await t.db.query<{ table: string; index: string }>(
       `SELECT i.indrelid::regclass::text AS table, i.indexrelid::regclass::text AS index
        FROM pg_index i
-       WHERE i.indrelid IN ('quotes'::regclass, 'events'::regclass)
+       WHERE i.indrelid IN ('quotes'::regclass, 'events'::regclass, 'clients'::regclass)
          AND (SELECT array_agg(attname::text ORDER BY k.n)
               FROM unnest(i.indkey[0:1]) WITH ORDINALITY AS k(attnum, n)
               JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum) = ARRAY['org_id', 'mode']
        ORDER BY 1`,
     );
     expect(leading).toEqual([
+      { table: 'clients', index: 'clients_list' },
       { table: 'events', index: 'events_list' },
       { table: 'quotes', index: 'quotes_list' },
     ]);
@@ -90,5 +100,14 @@ describe('the newest-first lists', () => {
     const plan = await planOf((db) => listEvents(db, { ...scope(), limit: 20 }));
     expect(plan).toContain('events_list');
     expect(plan).not.toMatch(/Sort/);
+  });
+
+  it('give a page of clients through clients_list, newest first without sorting them all', async () => {
+    const plan = await planOf((db) => listClients(db, scope(), { limit: 20, offset: 0 }));
+    expect(plan).toContain('clients_list');
+    expect(plan).not.toMatch(/Sort/);
+    const page = await listClients(t.db, scope(), { limit: 3, offset: 1 });
+    // 'Ráfaga SA' came with the first live quote, just now; then one a second back in time.
+    expect(page.records.map((client) => client.empresa)).toEqual(['Cliente 1', 'Cliente 2', 'Cliente 3']);
   });
 });
