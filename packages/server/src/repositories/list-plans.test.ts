@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../db/database.js';
+import { createOrg } from '../services/orgs.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { draftQuote } from '../testing/quote-fixtures.js';
 import { listClients } from './clients.js';
 import { listEvents } from './events.js';
+import { listProducts, productsByIdsSql } from './products.js';
 import { insertQuoteBatch } from './quote-batch.js';
 import { listQuotes } from './quotes.js';
 
@@ -12,6 +14,8 @@ const BURST = 3000;
 
 let t: TestContext;
 const scope = () => ({ orgId: t.seed.org.id, mode: 'live' });
+let catalogOrg: string;
+const catalog = () => ({ orgId: catalogOrg, mode: 'test' });
 beforeAll(async () => {
   t = await createTestContext();
   // Statistics taken while every quote and event was in test mode, then a burst of live quotes
@@ -19,6 +23,7 @@ beforeAll(async () => {
   await t.db.query('ANALYZE quotes');
   await t.db.query('ANALYZE events');
   await t.db.query('ANALYZE clients');
+  await t.db.query('ANALYZE products');
   const created = await t.call('POST', '/api/v1/cotizaciones', {
     key: t.seed.keys.sk_live_write,
     body: {
@@ -52,6 +57,14 @@ beforeAll(async () => {
      FROM generate_series(1, $2::int) i`,
     [t.seed.org.id, BURST],
   );
+  // And a new merchant's catalog of as many products, imported at once.
+  catalogOrg = (await createOrg(t.db, { nombre: 'Catálogo Nuevo', plan: 'developer' })).id;
+  await t.db.query(
+    `INSERT INTO products (org_id, mode, sku, nombre, precio_lista, moneda, created_at)
+     SELECT $1, 'test', 'SKU-' || i, 'Producto ' || i, 100, 'MXN', now() + make_interval(secs => i)
+     FROM generate_series(1, $2::int) i`,
+    [catalogOrg, BURST],
+  );
 });
 afterAll(() => t.close());
 
@@ -69,13 +82,13 @@ async function planOf(read: (db: Queryable) => Promise<unknown>): Promise<string
 }
 
 describe('the newest-first lists', () => {
-  it('are the only indexes of quotes, events and clients that begin with the organization and mode', async () => {
+  it('are the only indexes of quotes, events, clients and products that begin with the organization and mode', async () => {
     // Another one would look as good to a planner with stale statistics, which then reads every
     // row of the organization through it and sorts them (see migration 008).
     const leading = await t.db.query<{ table: string; index: string }>(
       `SELECT i.indrelid::regclass::text AS table, i.indexrelid::regclass::text AS index
        FROM pg_index i
-       WHERE i.indrelid IN ('quotes'::regclass, 'events'::regclass, 'clients'::regclass)
+       WHERE i.indrelid IN ('quotes'::regclass, 'events'::regclass, 'clients'::regclass, 'products'::regclass)
          AND (SELECT array_agg(attname::text ORDER BY k.n)
               FROM unnest(i.indkey[0:1]) WITH ORDINALITY AS k(attnum, n)
               JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum) = ARRAY['org_id', 'mode']
@@ -84,6 +97,7 @@ describe('the newest-first lists', () => {
     expect(leading).toEqual([
       { table: 'clients', index: 'clients_list' },
       { table: 'events', index: 'events_list' },
+      { table: 'products', index: 'products_list' },
       { table: 'quotes', index: 'quotes_list' },
     ]);
   });
@@ -109,5 +123,26 @@ describe('the newest-first lists', () => {
     const page = await listClients(t.db, scope(), { limit: 3, offset: 1 });
     // 'Ráfaga SA' came with the first live quote, just now; then one a second back in time.
     expect(page.records.map((client) => client.empresa)).toEqual(['Cliente 1', 'Cliente 2', 'Cliente 3']);
+  });
+
+  it('give a page of products through products_list, in order without sorting the catalog', async () => {
+    const plan = await planOf((db) => listProducts(db, catalog(), { limit: 20, offset: 0 }));
+    expect(plan).toContain('products_list');
+    expect(plan).not.toMatch(/Sort/);
+    const page = await listProducts(t.db, catalog(), { limit: 3, offset: 0 });
+    expect(page.records.map((product) => product.sku)).toEqual(['SKU-1', 'SKU-2', 'SKU-3']);
+  });
+});
+
+describe('the products of a basket', () => {
+  it('are read by their ids, not by filtering the whole catalog of a stale-statistics planner', async () => {
+    const [{ id }] = (await t.db.query<{ id: string }>(
+      'SELECT id FROM products WHERE org_id = $1 AND sku = $2',
+      [catalogOrg, 'SKU-7'],
+    )) as [{ id: string }];
+    const plan = await planOf((db) =>
+      db.query(productsByIdsSql('$1', '$2', '$3'), [catalogOrg, 'test', [id]]),
+    );
+    expect(plan).toContain('products_pkey');
   });
 });

@@ -33,9 +33,16 @@ export async function findProductsByIds(
   return productMap(rows);
 }
 
-/** The SELECT of products by their ids (a uuid[]); placeholders as SQL. */
+/**
+ * The SELECT of products by their ids (a uuid[]); placeholders as SQL. Every preview and creation
+ * runs it. The ids are looked up alone, behind `OFFSET 0`, which keeps the organization's
+ * conditions out of the lookup: with them, a planner whose statistics predate the catalog (one
+ * just imported) found an index on (org_id, mode) as good as the primary key and read the whole
+ * catalog through it, ~1.2 ms at 2,000 products instead of one entry per line.
+ */
 export const productsByIdsSql = (org: string, mode: string, ids: string) =>
-  `SELECT ${COLUMNS} FROM products WHERE org_id = ${org} AND mode = ${mode} AND id = ANY(${ids}::uuid[])`;
+  `SELECT ${COLUMNS} FROM (SELECT * FROM products WHERE id = ANY(${ids}::uuid[]) OFFSET 0) p
+   WHERE org_id = ${org} AND mode = ${mode}`;
 
 /** Products by id. */
 export const productMap = (rows: ProductRow[]): Map<string, ProductRow> =>
