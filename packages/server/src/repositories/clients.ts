@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { uuid } from '../ids.js';
+import { inScope } from './scope-sql.js';
 
 /** A client of the directory as the API returns it. */
 export interface ClientRecord {
@@ -47,7 +48,7 @@ export function clientSql(org: string, mode: string, by: ClientKey, value: strin
       : by === 'email'
         ? `lower(email) = lower(${value})`
         : `lower(empresa) = lower(${value})`;
-  return `SELECT ${COLUMNS} FROM clients WHERE org_id = ${org} AND mode = ${mode} AND ${where}
+  return `SELECT ${COLUMNS} FROM clients WHERE ${where} AND ${inScope(org, mode)}
     ORDER BY created_at LIMIT 1`;
 }
 
@@ -174,7 +175,7 @@ export async function updateClient(
        country_code = CASE WHEN $14 THEN $15::jsonb->>'country' ELSE country_code END,
        terminos = CASE WHEN $16 THEN $17 ELSE terminos END,
        updated_at = now()
-     WHERE org_id = $1 AND mode = $2 AND id = $3
+     WHERE id = $3 AND ${inScope('$1', '$2')}
      RETURNING ${COLUMNS}`,
     [
       scope.orgId,

@@ -4,11 +4,11 @@ import type { Queryable } from '../db/database.js';
 import { createOrg } from '../services/orgs.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { draftQuote } from '../testing/quote-fixtures.js';
-import { listClients } from './clients.js';
+import { clientSql, listClients } from './clients.js';
 import { listEvents } from './events.js';
 import { listProducts, productsByIdsSql } from './products.js';
 import { insertQuoteBatch } from './quote-batch.js';
-import { listQuotes } from './quotes.js';
+import { findQuote, listQuotes } from './quotes.js';
 
 const BURST = 3000;
 
@@ -140,9 +140,36 @@ describe('the products of a basket', () => {
       'SELECT id FROM products WHERE org_id = $1 AND sku = $2',
       [catalogOrg, 'SKU-7'],
     )) as [{ id: string }];
+    // Still only the organization's own: another one's id finds nothing.
+    expect(await t.db.query(productsByIdsSql('$1', '$2', '$3'), [t.seed.org.id, 'test', [id]])).toEqual([]);
     const plan = await planOf((db) =>
       db.query(productsByIdsSql('$1', '$2', '$3'), [catalogOrg, 'test', [id]]),
     );
     expect(plan).toContain('products_pkey');
+  });
+});
+
+describe('one quote or client of a burst the statistics do not know of', () => {
+  it('is a quote found by its id through quotes_pkey, not by reading the organization', async () => {
+    const [quote] = (await listQuotes(t.db, scope(), { limit: 1, offset: 1500 })).rows;
+    expect(await planOf((db) => findQuote(db, scope(), quote!.id))).toContain('quotes_pkey');
+    expect((await findQuote(t.db, { ...scope(), mode: 'test' }, quote!.id))?.id).toBeUndefined();
+  });
+
+  it('is a client found by its e-mail through clients_lookup_email', async () => {
+    const plan = await planOf((db) =>
+      db.query(clientSql('$1', '$2', 'email', '$3'), [t.seed.org.id, 'live', 'c77@rafaga.example']),
+    );
+    expect(plan).toContain('clients_lookup_email');
+  });
+
+  it('is a client found by its id through clients_pkey', async () => {
+    const [{ id }] = (await t.db.query<{ id: string }>(
+      "SELECT id FROM clients WHERE mode = 'live' AND email = 'c77@rafaga.example'",
+    )) as [{ id: string }];
+    const plan = await planOf((db) =>
+      db.query(clientSql('$1', '$2', 'id', '$3'), [t.seed.org.id, 'live', id]),
+    );
+    expect(plan).toContain('clients_pkey');
   });
 });

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/database.js';
 import { type NewClientRow, newClientCte } from './clients.js';
 import { COUPON_CLAIMED, claimCouponCte } from './coupons.js';
 import { eventCtes, NOTIFY_IF_JOBS, storedEventData } from './events.js';
+import { inScope } from './scope-sql.js';
 
 /** A quote row as stored. */
 export interface QuoteRow {
@@ -95,7 +96,7 @@ export async function findQuote(
   lock = false,
 ): Promise<QuoteRow | undefined> {
   const [row] = await db.query<QuoteRow>(
-    `SELECT ${COLUMNS} FROM quotes WHERE org_id = $1 AND mode = $2 AND id = $3${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${COLUMNS} FROM quotes WHERE id = $3 AND ${inScope('$1', '$2')}${lock ? ' FOR UPDATE' : ''}`,
     [scope.orgId, scope.mode, id],
   );
   return row;
