@@ -5,6 +5,7 @@ import { createOrg } from '../services/orgs.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { draftQuote } from '../testing/quote-fixtures.js';
 import { clientSql, listClients } from './clients.js';
+import { couponByCodeSql } from './coupons.js';
 import { listEvents } from './events.js';
 import { listProducts, productsByIdsSql } from './products.js';
 import { insertQuoteBatch } from './quote-batch.js';
@@ -171,5 +172,19 @@ describe('one quote or client of a burst the statistics do not know of', () => {
       db.query(clientSql('$1', '$2', 'id', '$3'), [t.seed.org.id, 'live', id]),
     );
     expect(plan).toContain('clients_pkey');
+  });
+});
+
+describe('a coupon', () => {
+  it('is found by its code, in any case, through coupons_code_any_case', async () => {
+    const lookup = (db: Queryable) =>
+      db.query(couponByCodeSql('$1', '$2', '$3'), [t.seed.org.id, 'test', 'bienvenida10']);
+    expect(await planOf(lookup)).toContain('coupons_code_any_case');
+    expect(await lookup(t.db)).toEqual([expect.objectContaining({ code: 'BIENVENIDA10' })]);
+    // No second index by code for a planner with stale statistics to prefer (migration 012).
+    const indexes = await t.db.query<{ name: string }>(
+      "SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'coupons'::regclass ORDER BY 1",
+    );
+    expect(indexes.map((index) => index.name)).toEqual(['coupons_code_any_case', 'coupons_pkey']);
   });
 });
