@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../db/database.js';
 import { createOrg } from '../services/orgs.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
-import { draftQuote } from '../testing/quote-fixtures.js';
+import { clientOfNewQuote, draftQuote } from '../testing/quote-fixtures.js';
 import { clientSql, listClients } from './clients.js';
 import { couponByCodeSql } from './coupons.js';
 import { listEvents } from './events.js';
@@ -25,18 +25,10 @@ beforeAll(async () => {
   await t.db.query('ANALYZE events');
   await t.db.query('ANALYZE clients');
   await t.db.query('ANALYZE products');
-  const created = await t.call('POST', '/api/v1/cotizaciones', {
-    key: t.seed.keys.sk_live_write,
-    body: {
-      items: [{ descripcion: 'Laptop', cantidad: 1, precio_unitario: 24500 }],
-      cliente: { empresa: 'Ráfaga SA', email: 'compras@rafaga.example' },
-    },
+  const cliente_id = await clientOfNewQuote(t, t.seed.keys.sk_live_write, {
+    empresa: 'Ráfaga SA',
+    email: 'compras@rafaga.example',
   });
-  const { data } = (await created.json()) as { data: { id: string } };
-  const [{ cliente_id }] = (await t.db.query<{ cliente_id: string }>(
-    'SELECT cliente_id FROM quotes WHERE id = $1',
-    [data.id],
-  )) as [{ cliente_id: string }];
   const burst = Array.from({ length: BURST }, (_, i) => ({
     id: randomUUID(),
     quote: draftQuote({

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import { findQuote, type QuoteItemRow, type QuoteRow } from '../repositories/quotes.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
-import { draftQuote } from '../testing/quote-fixtures.js';
+import { clientOfNewQuote, draftQuote } from '../testing/quote-fixtures.js';
 import { QuoteWriter } from './quote-writer.js';
 
 let t: TestContext;
@@ -13,18 +13,10 @@ let couponId: string;
 beforeAll(async () => {
   t = await createTestContext();
   laptopId = t.seed.products.find((p) => p.sku === 'LAP-14')!.id;
-  const created = await t.call('POST', '/api/v1/cotizaciones', {
-    key: t.seed.keys.sk_test_write,
-    body: {
-      items: [{ descripcion: 'Laptop', cantidad: 1, precio_unitario: 24500 }],
-      cliente: { empresa: 'Grupo Escritor SA', email: 'compras@escritor.example' },
-    },
+  clientId = await clientOfNewQuote(t, t.seed.keys.sk_test_write, {
+    empresa: 'Grupo Escritor SA',
+    email: 'compras@escritor.example',
   });
-  const { data } = (await created.json()) as { data: { id: string } };
-  [{ cliente_id: clientId }] = (await t.db.query<{ cliente_id: string }>(
-    'SELECT cliente_id FROM quotes WHERE id = $1',
-    [data.id],
-  )) as [{ cliente_id: string }];
   [{ id: couponId }] = (await t.db.query<{ id: string }>(
     "SELECT id FROM coupons WHERE code = 'BIENVENIDA10' AND mode = 'test'",
   )) as [{ id: string }];

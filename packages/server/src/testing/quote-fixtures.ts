@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NewQuote } from '../repositories/quotes.js';
+import type { TestContext } from './harness.js';
 
 /** A draft of `org_id` for `cliente_id` in test mode, as repository tests insert it: the rest given or a plain default. */
 export function draftQuote(
@@ -29,4 +30,25 @@ export function draftQuote(
     created_by: 'system',
     ...fields,
   };
+}
+
+/**
+ * Creates a quote of one laptop through the API with `key`, for `cliente` (new or found by the
+ * API), and returns the id of the client it was written for: the client that repository tests
+ * then insert quotes for directly.
+ */
+export async function clientOfNewQuote(
+  t: TestContext,
+  key: string,
+  cliente: { empresa: string; email: string },
+): Promise<string> {
+  const created = await t.call('POST', '/api/v1/cotizaciones', {
+    key,
+    body: { items: [{ descripcion: 'Laptop', cantidad: 1, precio_unitario: 24500 }], cliente },
+  });
+  const { data } = (await created.json()) as { data: { id: string } };
+  const [row] = await t.db.query<{ cliente_id: string }>('SELECT cliente_id FROM quotes WHERE id = $1', [
+    data.id,
+  ]);
+  return row!.cliente_id;
 }
