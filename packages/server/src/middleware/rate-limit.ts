@@ -73,6 +73,8 @@ export interface FoldedCounter {
   windowStart: number;
   /** Counts this request when set; otherwise only reads the count. */
   increment: boolean;
+  /** The highest count {@link check} lets through, for a statement that checks it itself. */
+  allowed: number;
   /** Throws the operation's refusal when the count read is over its limit. */
   check(count: number): void;
 }
@@ -153,6 +155,7 @@ export function countingCounter(deferred: DeferredLimit, now: Date): FoldedCount
     bucket: deferred.bucket,
     windowStart: windowAt(now, deferred.windowMs).start,
     increment: true,
+    allowed: deferred.limit,
     check: (count) => assertWithinLimit(count, deferred.limit, now, deferred.windowMs),
   };
 }

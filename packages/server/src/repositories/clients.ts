@@ -40,15 +40,16 @@ export type ClientIdentity = { id: string } | { email?: string | null | undefine
 /**
  * The SELECT of the client a request names (see {@link ClientIdentity}): by id, or the oldest with
  * this e-mail, or else with this company name (both case-insensitive); `value` is its placeholder.
+ * `extra` adds columns to the select list.
  */
-export function clientSql(org: string, mode: string, by: ClientKey, value: string): string {
+export function clientSql(org: string, mode: string, by: ClientKey, value: string, extra = ''): string {
   const where =
     by === 'id'
       ? `id = ${value}::uuid`
       : by === 'email'
         ? `lower(email) = lower(${value})`
         : `lower(empresa) = lower(${value})`;
-  return `SELECT ${COLUMNS} FROM clients WHERE ${where} AND ${inScope(org, mode)}
+  return `SELECT ${COLUMNS}${extra} FROM clients WHERE ${where} AND ${inScope(org, mode)}
     ORDER BY created_at LIMIT 1`;
 }
 

@@ -34,9 +34,12 @@ export async function findProductsByIds(
   return productMap(rows);
 }
 
-/** The SELECT of products by their ids (a uuid[]): every preview and creation runs it. Placeholders as SQL. */
-export const productsByIdsSql = (org: string, mode: string, ids: string) =>
-  `SELECT ${COLUMNS} FROM products WHERE id = ANY(${ids}::uuid[]) AND ${inScope(org, mode)}`;
+/**
+ * The SELECT of products by their ids (a uuid[]): every preview and creation runs it. Placeholders
+ * as SQL; `extra` adds columns to the select list.
+ */
+export const productsByIdsSql = (org: string, mode: string, ids: string, extra = '') =>
+  `SELECT ${COLUMNS}${extra} FROM products WHERE id = ANY(${ids}::uuid[]) AND ${inScope(org, mode)}`;
 
 /** Products by id. */
 export const productMap = (rows: ProductRow[]): Map<string, ProductRow> =>

@@ -1,5 +1,7 @@
 import type { Queryable } from '../db/database.js';
+import type { CouponRow } from './coupons.js';
 import { eventCtes, NOTIFY_IF_JOBS, withoutCredentials } from './events.js';
+import type { RowVersions } from './quote-inputs.js';
 import {
   folioSql,
   GENERATED_COLUMNS,
@@ -20,10 +22,38 @@ export interface BatchedQuote {
   items: QuoteItemRow[];
   /** Data of its `quote.created` event, besides `id` and `folio`, which the statement adds. */
   eventData: Record<string, unknown>;
+  /** The values of its coupon (`quote.coupon_id`) it was priced with: left out if they changed. */
+  coupon: Pick<CouponRow, 'tipo' | 'valor' | 'moneda'> | null;
+  /**
+   * For a quote priced with inputs from memory, not read for it: the versions of its client and
+   * products it was priced with. It is left out when any of them changed or is gone.
+   */
+  versions?: RowVersions;
+  /** Rate counters the statement counts (or reads) for this quote: left out when one is over. */
+  counters?: readonly BatchCounter[];
+}
+
+/** A rate counter as a batch counts it (see `FoldedCounter`). */
+export interface BatchCounter {
+  bucket: string;
+  windowStart: number;
+  /** Counts this quote when set; otherwise only reads the count. */
+  increment: boolean;
+  /** The highest count that lets the quote through. */
+  allowed: number;
+}
+
+/** What became of one quote of a batch. */
+export interface BatchOutcome {
+  /** Its generated columns, when it was created. */
+  created: Generated | undefined;
+  /** What each of its counters counted (or read), in the order given. */
+  counts: number[];
 }
 
 /** The per-quote columns of a batch, read from its one JSON parameter. */
-const QUOTE_RECORD = `ord integer, id uuid, ${NEW_QUOTE_RECORD}, items jsonb, event jsonb`;
+const QUOTE_RECORD = `ord integer, id uuid, ${NEW_QUOTE_RECORD}, items jsonb, event jsonb, coupon_tipo text,
+  coupon_valor numeric, coupon_moneda text, client_version text, product_versions jsonb, counters jsonb`;
 
 /**
  * Creates several quotes of one organization and mode in one statement, as {@link insertQuote}
@@ -32,46 +62,97 @@ const QUOTE_RECORD = `ord integer, id uuid, ${NEW_QUOTE_RECORD}, items jsonb, ev
  * folio counter and of each coupon, and one executor start-up, for all of them.
  *
  * Only for known clients and coupons without a use limit: such a coupon's check (active, not
- * expired) is the same for every quote of the batch. A quote whose coupon fails it, or has a
- * limit by now, is left out and its id is missing from the result; the caller creates it on its
- * own, where the coupon is checked and counted one use at a time.
+ * expired) is the same for every quote of the batch. A quote is left out, its `created` missing,
+ * when its coupon fails that check, has a limit by now or other values than it was priced with,
+ * when a counter of its own is over, or when a row it was priced with from memory changed; the
+ * caller creates it on its own, or reads afresh, or refuses it.
  *
- * @returns the generated columns of each quote created, by id.
+ * @returns what became of each quote, by id.
  */
 export async function insertQuoteBatch(
   db: Queryable,
   scope: { orgId: string; mode: string },
   quotes: readonly BatchedQuote[],
   now: Date,
-): Promise<Map<string, Generated>> {
-  const input = quotes.map(({ id, quote, items, eventData }, ord) => ({
+): Promise<Map<string, BatchOutcome>> {
+  const input = quotes.map(({ id, quote, items, eventData, coupon, versions, counters }, ord) => ({
     ord,
     id,
     ...quote,
     items,
     event: withoutCredentials(eventData),
+    coupon_tipo: coupon?.tipo ?? null,
+    coupon_valor: coupon?.valor ?? null,
+    coupon_moneda: coupon?.moneda ?? null,
+    client_version: versions?.client ?? null,
+    product_versions: versions ? Object.fromEntries(versions.products) : null,
+    counters: (counters ?? []).map((counter, i) => ({
+      i,
+      bucket: counter.bucket,
+      window_start: counter.windowStart,
+      increment: counter.increment,
+      allowed: counter.allowed,
+    })),
   }));
-  const rows = await db.query<Generated & { notified: unknown }>(INSERT_BATCH, [
+  const rows = await db.query<Generated & { counts: number[]; notified: unknown }>(INSERT_BATCH, [
     scope.orgId,
     scope.mode,
     now,
     JSON.stringify(input),
   ]);
-  return new Map(rows.map(({ notified: _notified, ...generated }) => [generated.id, generated]));
+  return new Map(
+    rows.map(({ notified: _notified, counts, ...generated }) => [
+      generated.id,
+      { created: generated.seq === null ? undefined : generated, counts: counts.map(Number) },
+    ]),
+  );
 }
 
 // Built once, at load (the driver finds its prepared statement by the text).
+// `counted` adds each window's requests of the batch at once (one statement cannot update a row
+// twice), and `counts` gives each quote the count it would have had counted alone, in order.
 const INSERT_BATCH = `WITH input AS (
        SELECT * FROM jsonb_to_recordset($4::jsonb) AS q(${QUOTE_RECORD})
+     ), tally AS (
+       SELECT input.ord, c.* FROM input,
+         jsonb_to_recordset(input.counters) AS c(i integer, bucket text, window_start bigint, increment boolean, allowed integer)
+     ), counted AS (
+       INSERT INTO rate_counters (bucket, window_start, count)
+       SELECT bucket, window_start, count(*) FROM tally WHERE increment GROUP BY bucket, window_start
+       ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_counters.count + EXCLUDED.count
+       RETURNING bucket, window_start, count
+     ), counts AS (
+       SELECT tally.ord, tally.i, tally.allowed,
+         CASE WHEN tally.increment
+           THEN counted.count - count(*) OVER same_window + row_number() OVER (same_window ORDER BY tally.ord)
+           ELSE coalesce((SELECT r.count FROM rate_counters r
+                          WHERE r.bucket = tally.bucket AND r.window_start = tally.window_start), 0)
+         END AS count
+       FROM tally LEFT JOIN counted
+         ON tally.increment AND counted.bucket = tally.bucket AND counted.window_start = tally.window_start
+       WINDOW same_window AS (PARTITION BY tally.bucket, tally.window_start, tally.increment)
+     ), eligible AS (
+       SELECT input.* FROM input
+       WHERE NOT EXISTS (SELECT 1 FROM counts WHERE counts.ord = input.ord AND counts.count > counts.allowed)
+         AND (input.client_version IS NULL OR EXISTS (
+           SELECT 1 FROM clients WHERE clients.id = input.cliente_id AND clients.xmin::text = input.client_version))
+         AND (input.product_versions IS NULL OR NOT EXISTS (
+           SELECT 1 FROM jsonb_each_text(input.product_versions) AS v(id, version)
+           WHERE NOT EXISTS (SELECT 1 FROM products WHERE products.id = v.id::uuid AND products.xmin::text = v.version)))
      ), claimed AS (
        UPDATE coupons SET uses = uses + wanted.n
-       FROM (SELECT coupon_id, count(*) AS n FROM input WHERE coupon_id IS NOT NULL GROUP BY coupon_id) wanted
-       WHERE coupons.id = wanted.coupon_id AND coupons.active AND coupons.max_uses IS NULL
+       FROM (SELECT coupon_id, coupon_tipo, coupon_valor, coupon_moneda, count(*) AS n FROM eligible
+             WHERE coupon_id IS NOT NULL GROUP BY coupon_id, coupon_tipo, coupon_valor, coupon_moneda) wanted
+       WHERE coupons.id = wanted.coupon_id AND coupons.tipo = wanted.coupon_tipo AND coupons.valor = wanted.coupon_valor
+         AND coupons.moneda IS NOT DISTINCT FROM wanted.coupon_moneda
+         AND coupons.active AND coupons.max_uses IS NULL
          AND (coupons.expires_at IS NULL OR coupons.expires_at > $3::timestamptz)
-       RETURNING coupons.id
+       RETURNING coupons.id, coupons.tipo, coupons.valor, coupons.moneda
      ), accepted AS (
-       SELECT input.*, row_number() OVER (ORDER BY ord) AS rank, count(*) OVER () AS n FROM input
-       WHERE coupon_id IS NULL OR coupon_id IN (SELECT id FROM claimed)
+       SELECT eligible.*, row_number() OVER (ORDER BY ord) AS rank, count(*) OVER () AS n FROM eligible
+       WHERE coupon_id IS NULL OR EXISTS (
+         SELECT 1 FROM claimed WHERE claimed.id = coupon_id AND claimed.tipo = coupon_tipo
+           AND claimed.valor = coupon_valor AND claimed.moneda IS NOT DISTINCT FROM coupon_moneda)
      ), counter AS (
        INSERT INTO folio_counters (org_id, mode, last) SELECT $1, $2, count(*) FROM accepted HAVING count(*) > 0
        ON CONFLICT (org_id, mode) DO UPDATE SET last = folio_counters.last + EXCLUDED.last RETURNING last
@@ -99,4 +180,7 @@ const INSERT_BATCH = `WITH input AS (
          actor: 'created.created_by',
        },
      ])}
-     SELECT quote.*, ${NOTIFY_IF_JOBS} AS notified FROM quote`;
+     SELECT input.id, quote.seq, quote.folio, quote.created_at,
+       (SELECT coalesce(json_agg(counts.count ORDER BY counts.i), '[]') FROM counts WHERE counts.ord = input.ord) AS counts,
+       ${NOTIFY_IF_JOBS} AS notified
+     FROM input LEFT JOIN quote ON quote.id = input.id`;

@@ -22,7 +22,21 @@ export interface QuoteInputs {
   products: Map<string, ProductRow>;
   /** The coupon by its code, when one was asked for and exists. */
   coupon: CouponRow | undefined;
+  /**
+   * The row versions (`xmin`) of the client and the products read: a later statement can tell by
+   * them whether a row changed since (see `services/inputs-memory.ts`).
+   */
+  versions: RowVersions;
 }
+
+/** Row versions of what a quote was priced with: the client's and each product's, by id. */
+export interface RowVersions {
+  client: string | null;
+  products: Map<string, string>;
+}
+
+/** The SQL of a row's version: its `xmin`, which every update and every new row changes. */
+const VERSION = ', xmin::text AS version';
 
 /**
  * Reads the client, the catalog products and the coupon a quote creation needs, in one statement:
@@ -46,25 +60,34 @@ export async function readQuoteInputs(
   for (const counter of counters) params.push(counter.bucket, counter.windowStart);
   const [row] = await db.query<
     {
-      client: ClientRecord | null;
+      client: Versioned<ClientRecord> | null;
       client_count: number | null;
-      products: ProductRow[];
+      products: Versioned<ProductRow>[];
       coupon: (Omit<CouponRow, 'expires_at'> & { expires_at: string | null }) | null;
     } & Record<`count_${number}`, number>
   >(inputsSql(request.client, counters), params);
   // Each limit is checked before the caller prices or writes anything: its refusal is thrown here.
   for (const [i, counter] of counters.entries()) counter.check(Number(row![`count_${i}`]));
   const coupon = row!.coupon;
+  const versions: RowVersions = { client: row!.client?.version ?? null, products: new Map() };
+  const { version: _client, ...client } = row!.client ?? {};
+  const products = row!.products.map(({ version, ...product }) => {
+    versions.products.set(product.id, version);
+    return product;
+  });
   return {
-    client: row!.client ?? undefined,
+    client: row!.client ? (client as ClientRecord) : undefined,
     clientCount: row!.client_count,
-    products: productMap(row!.products),
+    products: productMap(products),
     // JSON carries the timestamp as text; the coupon checks compare Dates.
     coupon: coupon
       ? { ...coupon, expires_at: coupon.expires_at ? new Date(coupon.expires_at) : null }
       : undefined,
+    versions,
   };
 }
+
+type Versioned<Row> = Row & { version: string };
 
 // The statement's text for each shape of request, built once: the driver finds its prepared
 // statement by the text, and hashing a fresh string of some kilobytes on every request showed.
@@ -86,7 +109,7 @@ function buildInputsSql(by: ClientKey | undefined, increments: boolean[]): strin
   // A preview names no client: an empty one, never counted.
   const ctes = [
     by
-      ? `client AS (${clientSql('$1', '$2', by, '$3')})`
+      ? `client AS (${clientSql('$1', '$2', by, '$3', VERSION)})`
       : 'client AS (SELECT NULL::text AS unused WHERE $3::text IS NULL AND false)',
   ];
   const counts = increments.map((increment, i) => {
@@ -100,6 +123,6 @@ function buildInputsSql(by: ClientKey | undefined, increments: boolean[]): strin
   return `WITH ${ctes.join(', ')}
      SELECT (SELECT row_to_json(client) FROM client) AS client,
        ${by ? `CASE WHEN NOT EXISTS (SELECT 1 FROM client) THEN (${clientCountSql('$1', '$2')}) END` : 'NULL::int'} AS client_count,
-       (SELECT coalesce(json_agg(p), '[]') FROM (${productsByIdsSql('$1', '$2', '$4')}) p) AS products,
+       (SELECT coalesce(json_agg(p), '[]') FROM (${productsByIdsSql('$1', '$2', '$4', VERSION)}) p) AS products,
        (SELECT row_to_json(k) FROM (${couponByCodeSql('$1', '$2', '$5')}) k) AS coupon${counts.join('')}`;
 }

@@ -393,7 +393,7 @@ describe('POST /elements/preview', () => {
       { cliente: { empresa: 'Visitante SA' } },
     ],
   ])(
-    'limits %s per visitor address (%i a minute), then 429 writing nothing',
+    'limits %s per visitor address (%s: %i a minute), then 429 writing nothing',
     async (_what, path, limit, extra) => {
       const ip = { 'x-forwarded-for': `203.0.113.${limit}` };
       const body = { items: [laptop()], cupon: 'BIENVENIDA10', ...extra };

@@ -32,6 +32,7 @@ export function couponAttemptsCounter(orgId: string, ip: string, now: Date): Fol
     bucket: bucket(orgId, ip),
     windowStart: windowAt(now, COUPON_FAILURES_WINDOW_MS).start,
     increment: false,
+    allowed: COUPON_FAILURES_LIMIT - 1,
     check: (failures) => assertFailuresLeft(failures, now),
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
+import type { CouponRow } from '../repositories/coupons.js';
 import { findQuote, type QuoteItemRow, type QuoteRow } from '../repositories/quotes.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { clientOfNewQuote, draftQuote } from '../testing/quote-fixtures.js';
@@ -10,6 +11,8 @@ let t: TestContext;
 let clientId: string;
 let laptopId: string;
 let couponId: string;
+/** BIENVENIDA10's values, which a quote with it is priced with. */
+let couponTerms: Pick<CouponRow, 'tipo' | 'valor' | 'moneda'>;
 beforeAll(async () => {
   t = await createTestContext();
   laptopId = t.seed.products.find((p) => p.sku === 'LAP-14')!.id;
@@ -17,9 +20,11 @@ beforeAll(async () => {
     empresa: 'Grupo Escritor SA',
     email: 'compras@escritor.example',
   });
-  [{ id: couponId }] = (await t.db.query<{ id: string }>(
-    "SELECT id FROM coupons WHERE code = 'BIENVENIDA10' AND mode = 'test'",
-  )) as [{ id: string }];
+  const [coupon] = await t.db.query<CouponRow>(
+    "SELECT id, tipo, valor::float8 AS valor, moneda FROM coupons WHERE code = 'BIENVENIDA10' AND mode = 'test'",
+  );
+  couponId = coupon!.id;
+  couponTerms = { tipo: coupon!.tipo, valor: coupon!.valor, moneda: coupon!.moneda };
 });
 afterAll(() => t.close());
 
@@ -91,6 +96,7 @@ describe('QuoteWriter', () => {
         writer.insert(quote(notas, i % 2 === 0), lines(), {
           now: new Date(),
           eventData: { total: 1, link_publico: 'https://secret.example/q/token' },
+          coupon: i % 2 === 0 ? couponTerms : null,
           couponLimited: false,
         }),
       ),
@@ -130,14 +136,14 @@ describe('QuoteWriter', () => {
   it('leaves a quote whose coupon changed since it was read to be written on its own, which refuses it', async () => {
     const { db, statements } = counting(t.db);
     const writer = new QuoteWriter(db);
-    const options = { now: new Date(), eventData: {}, couponLimited: false };
+    const options = { now: new Date(), eventData: {}, coupon: null, couponLimited: false };
     await t.db.query('UPDATE coupons SET active = false WHERE id = $1', [couponId]);
     try {
       const usesBefore = await couponUses();
       const [first, a, withCoupon, b] = await Promise.all([
         writer.insert(quote('solo'), lines(), options),
         writer.insert(quote('a'), lines(), options),
-        writer.insert(quote('cupon', true), lines(), options),
+        writer.insert(quote('cupon', true), lines(), { ...options, coupon: couponTerms }),
         writer.insert(quote('b'), lines(), options),
       ]);
       // Alone, then the batch of three, then the one left out on its own.
@@ -155,7 +161,7 @@ describe('QuoteWriter', () => {
 
   it('writes every quote of a failing batch again on its own, so only the bad one fails and it writes nothing', async () => {
     const writer = new QuoteWriter(t.db);
-    const options = { now: new Date(), eventData: {}, couponLimited: false };
+    const options = { now: new Date(), eventData: {}, coupon: null, couponLimited: false };
     const quotes = ['ok-1', 'malo', 'ok-2', 'ok-3'].map((notas) => quote(notas));
     const results = await Promise.allSettled(
       // The second line names a product that does not exist: its batch's statement fails.
@@ -173,7 +179,7 @@ describe('QuoteWriter', () => {
   it('writes quotes with a limited coupon, and quotes in a transaction, each on its own', async () => {
     const { db, statements } = counting(t.db);
     const writer = new QuoteWriter(db);
-    const options = { now: new Date(), eventData: {} };
+    const options = { now: new Date(), eventData: {}, coupon: null };
     await Promise.all(
       ['l1', 'l2', 'l3'].map((n) => writer.insert(quote(n), lines(), { ...options, couponLimited: true })),
     );
@@ -185,5 +191,126 @@ describe('QuoteWriter', () => {
     );
     expect(rows.every((row) => row !== undefined)).toBe(true);
     expect(statements()).toBe(6);
+  });
+});
+
+describe('QuoteWriter.insertFromMemory', () => {
+  /** The versions (xmin) the client and the laptop have now, as a read would remember them. */
+  const currentVersions = async () => {
+    const [row] = await t.db.query<{ client: string; laptop: string }>(
+      `SELECT (SELECT xmin::text FROM clients WHERE id = $1) AS client,
+              (SELECT xmin::text FROM products WHERE id = $2) AS laptop`,
+      [clientId, laptopId],
+    );
+    return { client: row!.client, products: new Map([[laptopId, row!.laptop]]) };
+  };
+  const counter = (bucket: string, allowed: number) => ({
+    bucket,
+    windowStart: 0,
+    increment: true,
+    allowed,
+  });
+  const stored = (notas: string) =>
+    t.db.query('SELECT 1 FROM quotes WHERE notas = $1 AND org_id = $2', [notas, t.seed.org.id]);
+
+  it('writes a quote alone in the batch statement, counting its counters there: one statement', async () => {
+    const { db, statements } = counting(t.db);
+    const writer = new QuoteWriter(db);
+    const bucket = `memoria:${randomUUID()}`;
+    const outcome = await writer.insertFromMemory(
+      {
+        quote: quote('memoria-sola', true),
+        items: lines(),
+        eventData: {},
+        coupon: couponTerms,
+        versions: await currentVersions(),
+        counters: [counter(bucket, 5)],
+      },
+      new Date(),
+    );
+    expect(statements()).toBe(1);
+    expect(outcome.counts).toEqual([1]);
+    expect(outcome.row).toEqual(
+      await findQuote(t.db, { orgId: t.seed.org.id, mode: 'test' }, outcome.row!.id),
+    );
+    const [count] = await t.db.query<{ count: number }>('SELECT count FROM rate_counters WHERE bucket = $1', [
+      bucket,
+    ]);
+    expect(count!.count).toBe(1);
+  });
+
+  it('counts a window once per quote, in order, across and within batches, and leaves out the quotes over it', async () => {
+    const writer = new QuoteWriter(t.db);
+    const bucket = `memoria:${randomUUID()}`;
+    const versions = await currentVersions();
+    const usesBefore = await couponUses();
+    const names = ['ventana-1', 'ventana-2', 'ventana-3', 'ventana-4'];
+    // The first is written alone; the three that arrive meanwhile share one statement.
+    const outcomes = await Promise.all(
+      names.map((notas) =>
+        writer.insertFromMemory(
+          {
+            quote: quote(notas, true),
+            items: lines(),
+            eventData: {},
+            coupon: couponTerms,
+            versions,
+            counters: [counter(bucket, 2), { ...counter(`otro:${bucket}`, 9), increment: false }],
+          },
+          new Date(),
+        ),
+      ),
+    );
+    expect(outcomes.map((o) => o.counts)).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [4, 0],
+    ]);
+    expect(outcomes.map((o) => o.row !== undefined)).toEqual([true, true, false, false]);
+    expect((await stored('ventana-3')).length + (await stored('ventana-4')).length).toBe(0);
+    // Only the quotes written used the coupon.
+    expect(await couponUses()).toBe(usesBefore + 2);
+    const [count] = await t.db.query<{ count: number }>('SELECT count FROM rate_counters WHERE bucket = $1', [
+      bucket,
+    ]);
+    expect(count!.count).toBe(4);
+  });
+
+  it('leaves out a quote priced with a client, a product or coupon values that changed since, writing nothing for it', async () => {
+    const writer = new QuoteWriter(t.db);
+    const write = async (
+      notas: string,
+      versions: Awaited<ReturnType<typeof currentVersions>>,
+      coupon = couponTerms,
+    ) =>
+      writer.insertFromMemory(
+        { quote: quote(notas, true), items: lines(), eventData: {}, coupon, versions, counters: [] },
+        new Date(),
+      );
+    const before = await currentVersions();
+    const usesBefore = await couponUses();
+    await t.db.query("UPDATE clients SET telefono = '555' WHERE id = $1", [clientId]);
+    await t.db.query('UPDATE products SET precio_lista = precio_lista + 1 WHERE id = $1', [laptopId]);
+    const stale = await write('cliente-cambiado', {
+      ...before,
+      products: (await currentVersions()).products,
+    });
+    expect(stale).toEqual({ row: undefined, counts: [] });
+    const staleProduct = await write('producto-cambiado', {
+      ...before,
+      client: (await currentVersions()).client,
+    });
+    expect(staleProduct).toEqual({ row: undefined, counts: [] });
+    const otherCoupon = await write('cupon-cambiado', await currentVersions(), { ...couponTerms, valor: 99 });
+    expect(otherCoupon).toEqual({ row: undefined, counts: [] });
+    for (const notas of ['cliente-cambiado', 'producto-cambiado', 'cupon-cambiado']) {
+      expect(await stored(notas)).toEqual([]);
+    }
+    expect(await couponUses()).toBe(usesBefore);
+    // With what the rows are now, the same quote is written.
+    const fresh = await write('al-dia', await currentVersions());
+    expect(fresh.row?.notas).toBe('al-dia');
+    expect(await couponUses()).toBe(usesBefore + 1);
   });
 });

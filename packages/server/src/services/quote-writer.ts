@@ -1,8 +1,7 @@
 import type { Database } from '../db/database.js';
 import { uuid } from '../ids.js';
-import { type BatchedQuote, insertQuoteBatch } from '../repositories/quote-batch.js';
+import { type BatchedQuote, type BatchOutcome, insertQuoteBatch } from '../repositories/quote-batch.js';
 import {
-  type Generated,
   type InsertQuoteOptions,
   insertQuote,
   type NewQuote,
@@ -14,10 +13,23 @@ import {
 /** The most quotes one statement creates; more waiting take the next one. */
 const MAX_BATCH = 64;
 
+/** What became of a quote given to the writer. */
+export interface WriteOutcome {
+  /** The quote as created; undefined when it was not. */
+  row: QuoteRow | undefined;
+  /**
+   * For a quote priced from memory that was not created: what its counters counted (or read),
+   * in order, or null when nothing was counted (its statement failed).
+   */
+  counts: number[] | null;
+}
+
 interface Waiting {
   quote: BatchedQuote;
   now: Date;
-  resolve: (row: QuoteRow | undefined) => void;
+  /** Priced from memory ({@link QuoteWriter.insertFromMemory}): written only by the batch statement. */
+  fromMemory: boolean;
+  resolve: (outcome: WriteOutcome) => void;
   reject: (error: unknown) => void;
 }
 
@@ -50,23 +62,19 @@ export class QuoteWriter {
   async insert(
     quote: NewQuote,
     items: QuoteItemRow[],
-    options: InsertQuoteOptions & { couponLimited: boolean },
+    options: InsertQuoteOptions & { coupon: BatchedQuote['coupon']; couponLimited: boolean },
   ): Promise<QuoteRow | undefined> {
     // In a transaction (an idempotent request's) the quote commits with it, not with others.
     if (options.newClient || options.couponLimited || this.#db.inTransaction()) {
       return insertQuote(this.#db, quote, items, options);
     }
-    const key = `${quote.org_id}:${quote.mode}`;
+    const key = queueKey(quote);
     const queue = this.#queues.get(key);
     if (queue) {
-      return new Promise((resolve, reject) =>
-        queue.push({
-          quote: { id: uuid(), quote, items, eventData: options.eventData },
-          now: options.now,
-          resolve,
-          reject,
-        }),
-      );
+      const batched = { id: uuid(), quote, items, eventData: options.eventData, coupon: options.coupon };
+      return new Promise<WriteOutcome>((resolve, reject) =>
+        queue.push({ quote: batched, now: options.now, fromMemory: false, resolve, reject }),
+      ).then((outcome) => outcome.row);
     }
     this.#queues.set(key, []);
     try {
@@ -74,6 +82,27 @@ export class QuoteWriter {
     } finally {
       void this.#drain(key);
     }
+  }
+
+  /**
+   * Creates a quote priced with inputs from memory, not read for it (`quote.versions`), and counts
+   * its rate counters, in the batch statement even when it is alone: that statement checks what
+   * the quote was priced with and leaves it out when anything changed or a counter is over. Then
+   * the outcome has no row, and the caller refuses it by its counts or reads its inputs afresh.
+   * Only for the quotes {@link insert} would batch, outside a transaction.
+   */
+  insertFromMemory(quote: Omit<BatchedQuote, 'id'>, now: Date): Promise<WriteOutcome> {
+    const key = queueKey(quote.quote);
+    return new Promise((resolve, reject) => {
+      const waiting = { quote: { id: uuid(), ...quote }, now, fromMemory: true, resolve, reject };
+      const queue = this.#queues.get(key);
+      if (queue) {
+        queue.push(waiting);
+        return;
+      }
+      this.#queues.set(key, [waiting]);
+      void this.#drain(key);
+    });
   }
 
   /** Writes what waited for `key`, in batches, until nothing does. */
@@ -86,11 +115,11 @@ export class QuoteWriter {
   }
 
   async #write(batch: Waiting[]): Promise<void> {
-    let created = new Map<string, Generated>();
-    if (batch.length > 1) {
+    let outcomes = new Map<string, BatchOutcome>();
+    if (batch.length > 1 || batch[0]!.fromMemory) {
       const { org_id, mode } = batch[0]!.quote.quote;
       try {
-        created = await insertQuoteBatch(
+        outcomes = await insertQuoteBatch(
           this.#db,
           { orgId: org_id, mode },
           batch.map((waiting) => waiting.quote),
@@ -102,20 +131,27 @@ export class QuoteWriter {
     }
     // One after another, so that folios still follow the order of arrival.
     for (const waiting of batch) {
-      const generated = created.get(waiting.quote.id);
-      if (generated) {
-        waiting.resolve(storedQuote(waiting.quote.quote, generated));
+      const outcome = outcomes.get(waiting.quote.id);
+      if (outcome?.created) {
+        waiting.resolve({ row: storedQuote(waiting.quote.quote, outcome.created), counts: outcome.counts });
+        continue;
+      }
+      if (waiting.fromMemory) {
+        waiting.resolve({ row: undefined, counts: outcome?.counts ?? null });
         continue;
       }
       try {
         const { quote, items, eventData } = waiting.quote;
-        waiting.resolve(await insertQuote(this.#db, quote, items, { now: waiting.now, eventData }));
+        const row = await insertQuote(this.#db, quote, items, { now: waiting.now, eventData });
+        waiting.resolve({ row, counts: null });
       } catch (error) {
         waiting.reject(error);
       }
     }
   }
 }
+
+const queueKey = (quote: NewQuote) => `${quote.org_id}:${quote.mode}`;
 
 const writers = new WeakMap<Database, QuoteWriter>();
 

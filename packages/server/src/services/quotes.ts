@@ -10,6 +10,7 @@ import {
   type NewClientRow,
   newClientRow,
 } from '../repositories/clients.js';
+import type { CouponRow } from '../repositories/coupons.js';
 import { insertEvent } from '../repositories/events.js';
 import { type QuoteInputs, readQuoteInputs } from '../repositories/quote-inputs.js';
 import {
@@ -17,9 +18,12 @@ import {
   findQuoteItems,
   listQuotes,
   type NewQuote,
+  type QuoteItemRow,
   type QuoteListQuery,
+  type QuoteRow,
 } from '../repositories/quotes.js';
 import type { AppDeps } from '../types.js';
+import { type InputsRequest, inputsMemory } from './inputs-memory.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
 import { PLANS, planLimitError } from './plans.js';
@@ -85,85 +89,62 @@ export async function createQuote(
   }
   const now = deps.now();
   const actor = apiActor(auth);
-
-  // Everything is read first, in one statement; nothing is written until the one that creates the quote.
   if (body.cliente_id !== undefined && !isUuid(body.cliente_id)) throw noSuchClient(body.cliente_id);
-  const inputs = await readQuoteInputs(
-    deps.db,
-    scope,
-    {
-      client: body.cliente_id !== undefined ? { id: body.cliente_id } : body.cliente!,
-      productIds: lineProductIds(body.items),
-      couponCode: body.cupon,
-    },
-    context.counters,
-  );
-  const { client, newClient } = resolveClient(inputs, org, body);
-  const lines = priceLines(inputs.products, org, body.items, currency, { publishable });
+  const request: InputsRequest = {
+    client: body.cliente_id !== undefined ? { id: body.cliente_id } : body.cliente!,
+    productIds: lineProductIds(body.items),
+    couponCode: body.cupon,
+  };
+  const pricing = { auth, body, now, actor, acceptLanguage: context.acceptLanguage };
+  let counters = context.counters ?? [];
 
-  let discount: Discount | null = null;
-  let couponId: string | null = null;
-  let couponLimited = false;
-  if (body.cupon !== undefined) {
-    // Counted by the quote's own statement, which checks it again under the coupon's row lock.
-    const check = couponCheck(inputs.coupon, currency, now);
-    if (!check.ok) throw couponError(body.cupon, check.reason);
-    discount = { tipo: check.coupon.tipo, valor: check.coupon.valor };
-    couponId = check.coupon.id;
-    couponLimited = check.coupon.max_uses !== null;
-  } else if (body.descuento) {
-    discount = body.descuento;
+  // The common case first: what the request names was read before, by an earlier creation, and
+  // the quote is priced with that and written in one statement, which checks it (see InputsMemory).
+  const memory = inputsMemory(deps.db);
+  const remembered = body.send ? undefined : memory.recall(scope, request);
+  if (remembered && !deps.db.inTransaction()) {
+    const priced = pricedOrUndefined(remembered, pricing);
+    if (priced && !priced.approval && !priced.newClient && !priced.couponLimited) {
+      const outcome = await quoteWriter(deps.db).insertFromMemory(
+        {
+          quote: priced.quote,
+          items: priced.items,
+          eventData: quoteEventSummary(priced.quote),
+          coupon: priced.coupon,
+          versions: remembered.versions,
+          counters,
+        },
+        now,
+      );
+      if (outcome.row) return quoteCreated(deps, outcome.row, undefined);
+      if (outcome.counts) {
+        // Counted, and left out: refused by a counter, or else priced with rows that changed.
+        for (const [i, counter] of counters.entries()) counter.check(outcome.counts[i]!);
+        counters = counters.map((counter) => ({ ...counter, increment: false }));
+      }
+    }
   }
 
-  const ivaIncluido = body.iva_incluido ?? false;
-  const totals = totalsFor(lines, {
-    currency,
-    ivaIncluido,
-    defaultTaxRate: org.default_tax_rate,
-    discount,
-  });
-  const approval = approvalNeeded(
-    org,
-    body.cupon === undefined ? discount : null,
-    totals.subtotal,
-    totals.descuento,
-  );
-  const language: Lang =
-    pickLang(context.acceptLanguage) ?? countryLang(client.country_code) ?? pickLang(org.locale) ?? 'es';
-
-  const newQuote: NewQuote = {
-    org_id: org.id,
-    mode: key.mode,
-    cliente_id: client.id,
-    cliente_nombre: client.empresa,
-    status: 'draft',
-    moneda: currency,
-    fiscal_currency: body.fiscal_currency ?? null,
-    iva_incluido: ivaIncluido,
-    terminos_codigo: body.terminos ?? client.terminos ?? org.terminos[0] ?? null,
-    vigencia_dias: body.vigencia_dias ?? org.vigencia_dias,
-    notas: body.notas ?? null,
-    descuento_solicitado: body.cupon === undefined ? (body.descuento ?? null) : null,
-    cupon: body.cupon === undefined ? null : body.cupon.toUpperCase(),
-    coupon_id: couponId,
-    subtotal: totals.subtotal,
-    descuento: totals.descuento,
-    impuestos: totals.impuestos,
-    total: totals.total,
-    token: randomBase62(40),
-    draft_language: language,
-    needs_approval: approval !== null,
-    approval_status: approval ? 'pending' : null,
-    motivo: approval,
-    created_by: actor,
-  };
+  // Everything is read first, in one statement; nothing is written until the one that creates the quote.
+  const inputs = await readQuoteInputs(deps.db, scope, request, counters);
+  memory.remember(scope, request, inputs);
+  const {
+    quote: newQuote,
+    items,
+    client,
+    newClient,
+    approval,
+    coupon,
+    couponLimited,
+  } = priceQuote(inputs, pricing);
   // Through the writer, which groups concurrent creations of the organization into one statement;
   // inside the transaction below it writes in that transaction.
   const insert = async () => {
-    const inserted = await quoteWriter(deps.db).insert(newQuote, itemRows(lines, totals), {
+    const inserted = await quoteWriter(deps.db).insert(newQuote, items, {
       now,
       eventData: quoteEventSummary(newQuote),
       newClient: newClient && { row: newClient, eventData: clientEventData(client) },
+      coupon,
       couponLimited,
     });
     // No row: another request took the coupon's last use since it was read.
@@ -214,18 +195,140 @@ export async function createQuote(
         });
 
   if (queued && deps.mailer) emailOutcome = await deliverQueuedEmail(deps.db, deps.mailer, queued);
+  return quoteCreated(deps, result, emailOutcome);
+}
+
+/** The answer to a creation. */
+function quoteCreated(deps: AppDeps, quote: QuoteRow, email: EmailOutcome | undefined): QuoteCreated {
   return {
-    id: result.id,
-    token: result.token,
-    folio: result.folio,
-    link_publico: publicLink(deps.config.publicUrl, result.token),
-    needs_approval: result.needs_approval,
-    motivo: result.motivo,
-    status: result.status,
-    total: result.total,
-    moneda: result.moneda,
-    ...(emailOutcome ? { email: emailOutcome } : {}),
+    id: quote.id,
+    token: quote.token,
+    folio: quote.folio,
+    link_publico: publicLink(deps.config.publicUrl, quote.token),
+    needs_approval: quote.needs_approval,
+    motivo: quote.motivo,
+    status: quote.status,
+    total: quote.total,
+    moneda: quote.moneda,
+    ...(email ? { email } : {}),
   };
+}
+
+/** What pricing a quote request takes besides its inputs. */
+interface PricingContext {
+  auth: KeyWithOrg;
+  body: QuoteRequest;
+  now: Date;
+  actor: string;
+  acceptLanguage: string | undefined;
+}
+
+/** A quote priced from its inputs, ready to write. */
+interface PricedQuote {
+  quote: NewQuote;
+  items: QuoteItemRow[];
+  client: ClientRecord;
+  /** The client to create with the quote, when the request names a new one. */
+  newClient: NewClientRow | undefined;
+  /** Why the quote waits for approval, or null. */
+  approval: string | null;
+  /** The values of the coupon applied, which the writer checks are still its values. */
+  coupon: Pick<CouponRow, 'tipo' | 'valor' | 'moneda'> | null;
+  couponLimited: boolean;
+}
+
+/**
+ * Prices a quote request on its inputs: client found or new, lines resolved against the catalog,
+ * coupon checked, totals computed by `@svc/core`, approval and language decided. Throws the
+ * request's refusal (4xx) when they do not allow it.
+ */
+function priceQuote(
+  inputs: QuoteInputs,
+  { auth, body, now, actor, acceptLanguage }: PricingContext,
+): PricedQuote {
+  const { key, org } = auth;
+  const currency = body.base_currency ?? org.currency;
+  const { client, newClient } = resolveClient(inputs, org, body);
+  const lines = priceLines(inputs.products, org, body.items, currency, {
+    publishable: key.kind === 'publishable',
+  });
+
+  let discount: Discount | null = null;
+  let coupon: CouponRow | null = null;
+  if (body.cupon !== undefined) {
+    // Counted by the quote's own statement, which checks it again under the coupon's row lock.
+    const check = couponCheck(inputs.coupon, currency, now);
+    if (!check.ok) throw couponError(body.cupon, check.reason);
+    coupon = check.coupon;
+    discount = { tipo: coupon.tipo, valor: coupon.valor };
+  } else if (body.descuento) {
+    discount = body.descuento;
+  }
+
+  const ivaIncluido = body.iva_incluido ?? false;
+  const totals = totalsFor(lines, {
+    currency,
+    ivaIncluido,
+    defaultTaxRate: org.default_tax_rate,
+    discount,
+  });
+  const approval = approvalNeeded(
+    org,
+    body.cupon === undefined ? discount : null,
+    totals.subtotal,
+    totals.descuento,
+  );
+  const language: Lang =
+    pickLang(acceptLanguage) ?? countryLang(client.country_code) ?? pickLang(org.locale) ?? 'es';
+
+  const quote: NewQuote = {
+    org_id: org.id,
+    mode: key.mode,
+    cliente_id: client.id,
+    cliente_nombre: client.empresa,
+    status: 'draft',
+    moneda: currency,
+    fiscal_currency: body.fiscal_currency ?? null,
+    iva_incluido: ivaIncluido,
+    terminos_codigo: body.terminos ?? client.terminos ?? org.terminos[0] ?? null,
+    vigencia_dias: body.vigencia_dias ?? org.vigencia_dias,
+    notas: body.notas ?? null,
+    descuento_solicitado: body.cupon === undefined ? (body.descuento ?? null) : null,
+    cupon: body.cupon === undefined ? null : body.cupon.toUpperCase(),
+    coupon_id: coupon?.id ?? null,
+    subtotal: totals.subtotal,
+    descuento: totals.descuento,
+    impuestos: totals.impuestos,
+    total: totals.total,
+    token: randomBase62(40),
+    draft_language: language,
+    needs_approval: approval !== null,
+    approval_status: approval ? 'pending' : null,
+    motivo: approval,
+    created_by: actor,
+  };
+  return {
+    quote,
+    items: itemRows(lines, totals),
+    client,
+    newClient,
+    approval,
+    coupon: coupon && { tipo: coupon.tipo, valor: coupon.valor, moneda: coupon.moneda },
+    couponLimited: coupon !== null && coupon.max_uses !== null,
+  };
+}
+
+/**
+ * The quote priced on inputs from memory, or undefined when they do not allow it: the request is
+ * then read and priced afresh, which counts it and answers its refusal as always.
+ */
+function pricedOrUndefined(inputs: QuoteInputs, context: PricingContext): PricedQuote | undefined {
+  try {
+    return priceQuote(inputs, context);
+  } catch (error) {
+    if (error instanceof ApiError) return undefined;
+    throw error;
+  }
 }
 
 /** 400 naming the first field a publishable key may not send. */
