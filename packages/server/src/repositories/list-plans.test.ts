@@ -44,12 +44,14 @@ beforeAll(async () => {
   }));
   const written = await insertQuoteBatch(t.db, scope(), burst, new Date());
   expect([...written.values()].filter((outcome) => outcome.created)).toHaveLength(BURST);
-  // And as many new clients, one a second apart.
+  // And as many new clients, one a second apart, all older than the first one: on a busy machine
+  // the burst above can take longer than a second.
   await t.db.query(
     `INSERT INTO clients (org_id, mode, empresa, email, created_at)
-     SELECT $1, 'live', 'Cliente ' || i, 'c' || i || '@rafaga.example', now() - make_interval(secs => i)
+     SELECT $1, 'live', 'Cliente ' || i, 'c' || i || '@rafaga.example',
+       (SELECT created_at FROM clients WHERE id = $3) - make_interval(secs => i)
      FROM generate_series(1, $2::int) i`,
-    [t.seed.org.id, BURST],
+    [t.seed.org.id, BURST, cliente_id],
   );
   // And a new merchant's catalog of as many products, imported at once.
   catalogOrg = (await createOrg(t.db, { nombre: 'Catálogo Nuevo', plan: 'developer' })).id;
@@ -115,7 +117,7 @@ describe('the newest-first lists', () => {
     expect(plan).toContain('clients_list');
     expect(plan).not.toMatch(/Sort/);
     const page = await listClients(t.db, scope(), { limit: 3, offset: 1 });
-    // 'Ráfaga SA' came with the first live quote, just now; then one a second back in time.
+    // 'Ráfaga SA' came with the first live quote; the others one a second back in time from it.
     expect(page.records.map((client) => client.empresa)).toEqual(['Cliente 1', 'Cliente 2', 'Cliente 3']);
   });
 
