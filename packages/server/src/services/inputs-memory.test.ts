@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
@@ -14,9 +15,14 @@ afterAll(() => t.close());
 type Json = Record<string, unknown>;
 
 /** A creation with the secret key, for `empresa`, of two catalog laptops with BIENVENIDA10. */
-async function create(empresa: string, extra: Json = {}): Promise<Response> {
+async function create(
+  empresa: string,
+  extra: Json = {},
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return t.call('POST', '/api/v1/cotizaciones', {
     key: t.seed.keys.sk_test_write,
+    headers,
     body: {
       items: [{ descripcion: 'Laptop', cantidad: 2, precio_unitario: 24500, producto_id: laptopId }],
       cliente: { empresa, email: `${empresa.toLowerCase().replaceAll(' ', '.')}@memoria.example` },
@@ -26,8 +32,11 @@ async function create(empresa: string, extra: Json = {}): Promise<Response> {
   });
 }
 
-async function created(empresa: string): Promise<{ id: string; total: number }> {
-  const res = await create(empresa);
+async function created(
+  empresa: string,
+  headers: Record<string, string> = {},
+): Promise<{ id: string; total: number }> {
+  const res = await create(empresa, {}, headers);
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: { id: string; total: number } }).data;
 }
@@ -66,6 +75,22 @@ describe('creating a quote with inputs from memory', () => {
     // The third and fourth send one statement fewer: the write alone, where the second read first.
     expect(counts[2]).toBe(counts[1]! - 1);
     expect(counts[3]).toBe(counts[2]);
+  });
+
+  it('does the same for an idempotent creation (the widget sends a key with each), inside its transaction', async () => {
+    const idempotent = () => created('Memoria Cuatro', { 'idempotency-key': randomUUID() });
+    const counts: number[] = [];
+    for (let i = 0; i < 3; i++) counts.push(await statementsDuring(idempotent));
+    expect(counts[2]).toBe(counts[1]! - 1);
+    // Rolled back with its transaction when the request fails after the write: nothing is left.
+    const quotes = (await t.db.query('SELECT id FROM quotes')).length;
+    await expect(
+      t.db.transaction(async () => {
+        await idempotent();
+        throw new Error('after the write');
+      }),
+    ).rejects.toThrow('after the write');
+    expect(await t.db.query('SELECT id FROM quotes')).toHaveLength(quotes);
   });
 
   it('sees at once what changed since, made by any process: the product, the client, the coupon', async () => {

@@ -277,6 +277,29 @@ describe('QuoteWriter.insertFromMemory', () => {
     expect(count!.count).toBe(4);
   });
 
+  it('writes each quote of a transaction at once, in the transaction, never with others', async () => {
+    const { db, statements } = counting(t.db);
+    const writer = new QuoteWriter(db);
+    const versions = await currentVersions();
+    const names = ['tx-1', 'tx-2', 'tx-3'];
+    await expect(
+      t.db.transaction(async () => {
+        const outcomes = await Promise.all(
+          names.map((notas) =>
+            writer.insertFromMemory(
+              { quote: quote(notas), items: lines(), eventData: {}, coupon: null, versions, counters: [] },
+              new Date(),
+            ),
+          ),
+        );
+        expect(outcomes.every((outcome) => outcome.row)).toBe(true);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(statements()).toBe(3);
+    for (const notas of names) expect(await stored(notas)).toEqual([]);
+  });
+
   it('leaves out a quote priced with a client, a product or coupon values that changed since, writing nothing for it', async () => {
     const writer = new QuoteWriter(t.db);
     const write = async (

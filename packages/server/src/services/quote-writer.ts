@@ -89,20 +89,32 @@ export class QuoteWriter {
    * its rate counters, in the batch statement even when it is alone: that statement checks what
    * the quote was priced with and leaves it out when anything changed or a counter is over. Then
    * the outcome has no row, and the caller refuses it by its counts or reads its inputs afresh.
-   * Only for the quotes {@link insert} would batch, outside a transaction.
+   * In a transaction (an idempotent request's) it is written at once, in that transaction, and a
+   * failing statement fails the caller, whose transaction cannot go on.
    */
   insertFromMemory(quote: Omit<BatchedQuote, 'id'>, now: Date): Promise<WriteOutcome> {
+    const waiting = { id: uuid(), ...quote };
+    if (this.#db.inTransaction()) return this.#writeNow(waiting, now);
     const key = queueKey(quote.quote);
     return new Promise((resolve, reject) => {
-      const waiting = { quote: { id: uuid(), ...quote }, now, fromMemory: true, resolve, reject };
+      const entry = { quote: waiting, now, fromMemory: true, resolve, reject };
       const queue = this.#queues.get(key);
       if (queue) {
-        queue.push(waiting);
+        queue.push(entry);
         return;
       }
-      this.#queues.set(key, [waiting]);
+      this.#queues.set(key, [entry]);
       void this.#drain(key);
     });
+  }
+
+  async #writeNow(quote: BatchedQuote, now: Date): Promise<WriteOutcome> {
+    const { org_id, mode } = quote.quote;
+    const outcome = (await insertQuoteBatch(this.#db, { orgId: org_id, mode }, [quote], now)).get(quote.id)!;
+    return {
+      row: outcome.created && storedQuote(quote.quote, outcome.created),
+      counts: outcome.counts,
+    };
   }
 
   /** Writes what waited for `key`, in batches, until nothing does. */

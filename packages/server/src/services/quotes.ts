@@ -55,9 +55,13 @@ export interface QuoteCreated {
 export const apiActor = (auth: KeyWithOrg) => `api:${auth.key.id}`;
 
 /**
- * Creates a quote in one transaction: client found or created, lines resolved against the catalog,
- * coupon use counted atomically, totals computed by `@svc/core`, folio assigned, events written,
- * and with `send: true` the quote sent and its e-mail queued. The e-mail goes out after commit.
+ * Creates a quote atomically: client found or created, lines resolved against the catalog, coupon
+ * use counted, totals computed by `@svc/core`, folio assigned, events written, and with
+ * `send: true` the quote sent and its e-mail queued. The e-mail goes out after commit.
+ *
+ * When an earlier creation read the client, products and coupon this one names, it is priced with
+ * them from memory and written in one statement that checks they did not change (InputsMemory);
+ * otherwise, or when they changed, they are read first, in one statement, and written in another.
  */
 export async function createQuote(
   deps: AppDeps,
@@ -102,7 +106,7 @@ export async function createQuote(
   // the quote is priced with that and written in one statement, which checks it (see InputsMemory).
   const memory = inputsMemory(deps.db);
   const remembered = body.send ? undefined : memory.recall(scope, request);
-  if (remembered && !deps.db.inTransaction()) {
+  if (remembered) {
     const priced = pricedOrUndefined(remembered, pricing);
     if (priced && !priced.approval && !priced.newClient && !priced.couponLimited) {
       const outcome = await quoteWriter(deps.db).insertFromMemory(
