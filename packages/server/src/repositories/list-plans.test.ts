@@ -183,3 +183,32 @@ describe('a coupon', () => {
     expect(indexes.map((index) => index.name)).toEqual(['coupons_code_any_case', 'coupons_pkey']);
   });
 });
+
+describe('a creation priced from memory', () => {
+  it('checks its client and products by their keys, never by reading either table', async () => {
+    const [client] = await t.db.query<{ id: string; version: string }>(
+      "SELECT id, xmin::text AS version FROM clients WHERE email = 'c77@rafaga.example'",
+    );
+    const [product] = await t.db.query<{ id: string; version: string }>(
+      "SELECT id, xmin::text AS version FROM products WHERE org_id = $1 AND sku = 'SKU-7'",
+      [catalogOrg],
+    );
+    const quote = {
+      id: randomUUID(),
+      quote: draftQuote({
+        org_id: t.seed.org.id,
+        mode: 'live',
+        cliente_id: client!.id,
+        cliente_nombre: 'Cliente 77',
+      }),
+      items: [],
+      eventData: {},
+      coupon: null,
+      versions: { client: client!.version, products: new Map([[product!.id, product!.version]]) },
+    };
+    const plan = await planOf((db) => insertQuoteBatch(db, scope(), [quote], new Date()));
+    expect(plan).toContain('clients_pkey');
+    expect(plan).toContain('products_pkey');
+    expect(plan).not.toMatch(/Seq Scan on (clients|products)/);
+  });
+});

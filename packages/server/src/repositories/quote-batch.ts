@@ -111,6 +111,8 @@ export async function insertQuoteBatch(
 // Built once, at load (the driver finds its prepared statement by the text).
 // `counted` adds each window's requests of the batch at once (one statement cannot update a row
 // twice), and `counts` gives each quote the count it would have had counted alone, in order.
+// `eligible` looks each version up with a scalar subquery by primary key: as EXISTS, the planner
+// (assuming 100 quotes in the JSON) hashed the whole clients and products tables instead.
 const INSERT_BATCH = `WITH input AS (
        SELECT * FROM jsonb_to_recordset($4::jsonb) AS q(${QUOTE_RECORD})
      ), tally AS (
@@ -134,11 +136,11 @@ const INSERT_BATCH = `WITH input AS (
      ), eligible AS (
        SELECT input.* FROM input
        WHERE NOT EXISTS (SELECT 1 FROM counts WHERE counts.ord = input.ord AND counts.count > counts.allowed)
-         AND (input.client_version IS NULL OR EXISTS (
-           SELECT 1 FROM clients WHERE clients.id = input.cliente_id AND clients.xmin::text = input.client_version))
+         AND (input.client_version IS NULL
+           OR input.client_version = (SELECT xmin::text FROM clients WHERE clients.id = input.cliente_id))
          AND (input.product_versions IS NULL OR NOT EXISTS (
            SELECT 1 FROM jsonb_each_text(input.product_versions) AS v(id, version)
-           WHERE NOT EXISTS (SELECT 1 FROM products WHERE products.id = v.id::uuid AND products.xmin::text = v.version)))
+           WHERE v.version IS DISTINCT FROM (SELECT xmin::text FROM products WHERE products.id = v.id::uuid)))
      ), claimed AS (
        UPDATE coupons SET uses = uses + wanted.n
        FROM (SELECT coupon_id, coupon_tipo, coupon_valor, coupon_moneda, count(*) AS n FROM eligible
