@@ -61,6 +61,12 @@ beforeAll(async () => {
      FROM generate_series(1, $2::int) i`,
     [catalogOrg, BURST],
   );
+  // And as many single-use coupon codes, a campaign's.
+  await t.db.query(
+    `INSERT INTO coupons (org_id, mode, code, tipo, valor, max_uses)
+     SELECT $1, 'test', 'UNICO-' || i, 'porcentaje', 5, 1 FROM generate_series(1, $2::int) i`,
+    [catalogOrg, BURST],
+  );
 });
 afterAll(() => t.close());
 
@@ -185,13 +191,17 @@ describe('a coupon', () => {
 });
 
 describe('a creation priced from memory', () => {
-  it('checks its client and products by their keys, never by reading either table', async () => {
+  it('checks its client, products and coupon by their keys, never by reading their tables', async () => {
     const [client] = await t.db.query<{ id: string; version: string }>(
       "SELECT id, xmin::text AS version FROM clients WHERE email = 'c77@rafaga.example'",
     );
     const [product] = await t.db.query<{ id: string; version: string }>(
       "SELECT id, xmin::text AS version FROM products WHERE org_id = $1 AND sku = 'SKU-7'",
       [catalogOrg],
+    );
+    const [coupon] = await t.db.query<{ id: string }>(
+      "SELECT id FROM coupons WHERE org_id = $1 AND mode = 'live' AND code = 'BIENVENIDA10'",
+      [t.seed.org.id],
     );
     const quote = {
       id: randomUUID(),
@@ -209,6 +219,7 @@ describe('a creation priced from memory', () => {
     const plan = await planOf((db) => insertQuoteBatch(db, scope(), [quote], new Date()));
     expect(plan).toContain('clients_pkey');
     expect(plan).toContain('products_pkey');
-    expect(plan).not.toMatch(/Seq Scan on (clients|products)/);
+    expect(plan).toContain('coupons_pkey');
+    expect(plan).not.toMatch(/Seq Scan on (clients|products|coupons)/);
   });
 });
