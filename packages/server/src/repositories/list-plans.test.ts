@@ -210,10 +210,11 @@ describe('a creation priced from memory', () => {
         mode: 'live',
         cliente_id: client!.id,
         cliente_nombre: 'Cliente 77',
+        coupon_id: coupon!.id,
       }),
       items: [],
       eventData: {},
-      coupon: null,
+      coupon: { tipo: 'porcentaje' as const, valor: 10, moneda: null },
       versions: { client: client!.version, products: new Map([[product!.id, product!.version]]) },
     };
     const plan = await planOf((db) => insertQuoteBatch(db, scope(), [quote], new Date()));
