@@ -38,7 +38,9 @@ interface Waiting {
  * same folio counter row, so they are written one after another anyway: while one statement is
  * under way, the creations that arrive meanwhile wait here and are then written together, in one
  * statement ({@link insertQuoteBatch}), rather than each queueing for the lock in a statement of
- * its own. Alone, a creation is written at once by {@link insertQuote}, as without the writer.
+ * its own. Alone, a creation is written at once by {@link insertQuote}, as without the writer; a
+ * creation priced from memory ({@link QuoteWriter.insertFromMemory}) always by the batch statement,
+ * which checks what it was priced with.
  *
  * Nothing changes for the caller: the promise settles once its quote committed (or failed), with
  * the same result {@link insertQuote} gives. A quote the batch leaves out (its coupon changed
@@ -93,11 +95,11 @@ export class QuoteWriter {
    * failing statement fails the caller, whose transaction cannot go on.
    */
   insertFromMemory(quote: Omit<BatchedQuote, 'id'>, now: Date): Promise<WriteOutcome> {
-    const waiting = { id: uuid(), ...quote };
-    if (this.#db.inTransaction()) return this.#writeNow(waiting, now);
+    const batched = { id: uuid(), ...quote };
+    if (this.#db.inTransaction()) return this.#writeInTransaction(batched, now);
     const key = queueKey(quote.quote);
     return new Promise((resolve, reject) => {
-      const entry = { quote: waiting, now, fromMemory: true, resolve, reject };
+      const entry = { quote: batched, now, fromMemory: true, resolve, reject };
       const queue = this.#queues.get(key);
       if (queue) {
         queue.push(entry);
@@ -108,7 +110,7 @@ export class QuoteWriter {
     });
   }
 
-  async #writeNow(quote: BatchedQuote, now: Date): Promise<WriteOutcome> {
+  async #writeInTransaction(quote: BatchedQuote, now: Date): Promise<WriteOutcome> {
     const { org_id, mode } = quote.quote;
     const outcome = (await insertQuoteBatch(this.#db, { orgId: org_id, mode }, [quote], now)).get(quote.id)!;
     return {

@@ -99,7 +99,7 @@ export async function createQuote(
     productIds: lineProductIds(body.items),
     couponCode: body.cupon,
   };
-  const pricing = { auth, body, now, actor, acceptLanguage: context.acceptLanguage };
+  const pricing: PricingContext = { auth, body, now, actor, acceptLanguage: context.acceptLanguage };
   let counters = context.counters ?? [];
 
   // The common case first: what the request names was read before, by an earlier creation, and
