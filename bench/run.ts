@@ -2,6 +2,7 @@
 // next to bare Hono ceilings measured in the same run, on PGlite and on PostgreSQL. Prints one
 // table and writes bench/results.json.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,17 +139,34 @@ async function backend(kind: 'pglite' | 'postgres') {
   // requests, built before the clock starts: a `setupRequest` that rebuilt each one cost the
   // load generator, on the same two cores as the server, 60 µs more per request than the bare
   // route's and took that from the server. 1,000 a connection outlast a load at 10 connections.
-  const perClient = (body: string): Partial<autocannon.Options> => ({
+  const perClient = (
+    body: string | (() => string),
+    extraHeaders: () => Record<string, string> = () => ({}),
+  ): Partial<autocannon.Options> => ({
     method: 'POST',
     setupClient: (client) =>
       client.setRequests(
         Array.from({ length: REQUESTS_PER_CONNECTION }, () => ({
           method: 'POST' as const,
-          body,
-          headers: { ...widgetHeaders, 'content-type': 'application/json', 'x-forwarded-for': randomIp() },
+          body: typeof body === 'string' ? body : body(),
+          headers: {
+            ...widgetHeaders,
+            'content-type': 'application/json',
+            'x-forwarded-for': randomIp(),
+            ...extraHeaders(),
+          },
         })),
       ),
   });
+  // What the widget sends when a visitor submits: a client of its own, and an Idempotency-Key.
+  const widgetSubmission = () => {
+    const visitor = randomUUID();
+    return JSON.stringify({
+      ...basket,
+      cupon: 'BIENVENIDA10',
+      cliente: { empresa: `Visitante ${visitor}`, email: `${visitor}@bench.example` },
+    });
+  };
   const out: Record<string, unknown> = {};
   try {
     for (const connections of [10, 50]) {
@@ -178,6 +196,11 @@ async function backend(kind: 'pglite' | 'postgres') {
             ),
           ),
       );
+      const submission = await load(
+        `${api}/cotizaciones`,
+        connections,
+        perClient(widgetSubmission, () => ({ 'idempotency-key': randomUUID() })),
+      );
       const list = await load(`${api}/cotizaciones?limit=20`, connections, {
         headers: { authorization: `Bearer ${seed.keys.sk_test_write}` },
       });
@@ -185,6 +208,10 @@ async function backend(kind: 'pglite' | 'postgres') {
         'GET /elements/config': [config, ceilingRead],
         'POST /elements/preview': [preview, ceilingRead],
         'POST /cotizaciones (pk, coupon)': [create, ceilingWrite],
+        'POST /cotizaciones (pk, coupon, new client each, Idempotency-Key: the widget)': [
+          submission,
+          ceilingWrite,
+        ],
         'GET /cotizaciones': [list, ceilingRead],
       } as const;
       out[`c${connections}`] = {
