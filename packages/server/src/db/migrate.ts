@@ -42,10 +42,24 @@ export async function migrate(db: Database): Promise<void> {
   }
 }
 
-/** Splits a migration file on semicolons at line ends; our migrations hold no function bodies. */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*$/m)
-    .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
-    .filter((statement) => statement.length > 0);
+/**
+ * Splits a migration file on semicolons at line ends, except inside `$$` bodies (functions), and
+ * drops whole-line comments outside them.
+ */
+export function splitStatements(sql: string): string[] {
+  const statements: string[] = [];
+  let current: string[] = [];
+  let inBody = false;
+  for (const line of sql.split('\n')) {
+    if (!inBody && /^\s*--/.test(line)) continue;
+    current.push(line);
+    // An odd number of `$$` on a line opens or closes a body.
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) inBody = !inBody;
+    if (!inBody && /;\s*$/.test(line)) {
+      statements.push(current.join('\n').replace(/;\s*$/, '').trim());
+      current = [];
+    }
+  }
+  statements.push(current.join('\n').trim());
+  return statements.filter((statement) => statement.length > 0);
 }
