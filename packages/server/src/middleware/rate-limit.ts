@@ -68,15 +68,24 @@ const READ_SQL = (bucket: string, windowStart: string) =>
  * along with its own work, sparing the request a round trip: each one costs the server and the
  * database more than the counting does. PGlite counts in memory and has no use for this.
  */
-export interface FoldedCounter {
+export interface FoldedCounter extends CounterClaim {
+  /** The operation's refusal, once the count is over `allowed`. */
+  refusal(): ApiError;
+}
+
+/** A counter as a statement counts (or reads) and checks it: by itself, or in a batch of quotes. */
+export interface CounterClaim {
   bucket: string;
   windowStart: number;
   /** Counts this request when set; otherwise only reads the count. */
   increment: boolean;
-  /** The highest count {@link check} lets through, for a statement that checks it itself. */
+  /** The highest count that lets the request through. */
   allowed: number;
-  /** Throws the operation's refusal when the count read is over its limit. */
-  check(count: number): void;
+}
+
+/** Throws the counter's refusal when `count` is over what it allows. */
+export function checkCount(counter: FoldedCounter, count: number): void {
+  if (count > counter.allowed) throw counter.refusal();
 }
 
 /**
@@ -156,14 +165,18 @@ export function countingCounter(deferred: DeferredLimit, now: Date): FoldedCount
     windowStart: windowAt(now, deferred.windowMs).start,
     increment: true,
     allowed: deferred.limit,
-    check: (count) => assertWithinLimit(count, deferred.limit, now, deferred.windowMs),
+    refusal: () => rateLimited(deferred.limit, now, deferred.windowMs),
   };
 }
 
 function assertWithinLimit(count: number, limit: number, now: Date, windowMs: number): void {
-  if (count <= limit) return;
+  if (count > limit) throw rateLimited(limit, now, windowMs);
+}
+
+/** 429 `rate_limited` for `limit` requests per window, with `Retry-After` until the window ends. */
+function rateLimited(limit: number, now: Date, windowMs: number): ApiError {
   const { resetSeconds } = windowAt(now, windowMs);
-  throw new ApiError(
+  return new ApiError(
     429,
     'rate_limited',
     `Too many requests: the limit is ${limit} per ${windowMs / 1000} seconds. Retry after ${resetSeconds} s.`,

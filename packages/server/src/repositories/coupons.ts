@@ -11,6 +11,9 @@ export interface CouponRow {
   active: boolean;
 }
 
+/** What of a coupon a quote is priced with: a quote written later checks they are still its values. */
+export type CouponTerms = Pick<CouponRow, 'tipo' | 'valor' | 'moneda'>;
+
 /** Why a coupon cannot be applied. */
 export type CouponRejection = 'not_found' | 'expired' | 'inactive' | 'exhausted' | 'currency_mismatch';
 

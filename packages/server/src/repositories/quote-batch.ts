@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.js';
-import type { CouponRow } from './coupons.js';
+import type { CounterClaim } from '../middleware/rate-limit.js';
+import type { CouponTerms } from './coupons.js';
 import { eventCtes, NOTIFY_IF_JOBS, withoutCredentials } from './events.js';
 import type { RowVersions } from './quote-inputs.js';
 import {
@@ -23,24 +24,14 @@ export interface BatchedQuote {
   /** Data of its `quote.created` event, besides `id` and `folio`, which the statement adds. */
   eventData: Record<string, unknown>;
   /** The values of its coupon (`quote.coupon_id`) it was priced with: left out if they changed. */
-  coupon: Pick<CouponRow, 'tipo' | 'valor' | 'moneda'> | null;
+  coupon: CouponTerms | null;
   /**
    * For a quote priced with inputs from memory, not read for it: the versions of its client and
    * products it was priced with. It is left out when any of them changed or is gone.
    */
   versions?: RowVersions;
   /** Rate counters the statement counts (or reads) for this quote: left out when one is over. */
-  counters?: readonly BatchCounter[];
-}
-
-/** A rate counter as a batch counts it (see `FoldedCounter`). */
-export interface BatchCounter {
-  bucket: string;
-  windowStart: number;
-  /** Counts this quote when set; otherwise only reads the count. */
-  increment: boolean;
-  /** The highest count that lets the quote through. */
-  allowed: number;
+  counters?: readonly CounterClaim[];
 }
 
 /** What became of one quote of a batch. */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { memoize } from '../memo.js';
-import { type FoldedCounter, foldedCounterSql } from '../middleware/rate-limit.js';
+import { checkCount, type FoldedCounter, foldedCounterSql } from '../middleware/rate-limit.js';
 import {
   type ClientIdentity,
   type ClientKey,
@@ -67,16 +67,21 @@ export async function readQuoteInputs(
     } & Record<`count_${number}`, number>
   >(inputsSql(request.client, counters), params);
   // Each limit is checked before the caller prices or writes anything: its refusal is thrown here.
-  for (const [i, counter] of counters.entries()) counter.check(Number(row![`count_${i}`]));
+  for (const [i, counter] of counters.entries()) checkCount(counter, Number(row![`count_${i}`]));
   const coupon = row!.coupon;
-  const versions: RowVersions = { client: row!.client?.version ?? null, products: new Map() };
-  const { version: _client, ...client } = row!.client ?? {};
+  const versions: RowVersions = { client: null, products: new Map() };
+  let client: ClientRecord | undefined;
+  if (row!.client) {
+    const { version, ...record } = row!.client;
+    client = record;
+    versions.client = version;
+  }
   const products = row!.products.map(({ version, ...product }) => {
     versions.products.set(product.id, version);
     return product;
   });
   return {
-    client: row!.client ? (client as ClientRecord) : undefined,
+    client,
     clientCount: row!.client_count,
     products: productMap(products),
     // JSON carries the timestamp as text; the coupon checks compare Dates.

@@ -33,21 +33,24 @@ export function couponAttemptsCounter(orgId: string, ip: string, now: Date): Fol
     windowStart: windowAt(now, COUPON_FAILURES_WINDOW_MS).start,
     increment: false,
     allowed: COUPON_FAILURES_LIMIT - 1,
-    check: (failures) => assertFailuresLeft(failures, now),
+    refusal: () => couponAttemptsRefusal(now),
   };
 }
 
 function assertFailuresLeft(failures: number, now: Date): void {
-  if (failures >= COUPON_FAILURES_LIMIT) {
-    const retryAfter = windowAt(now, COUPON_FAILURES_WINDOW_MS).resetSeconds;
-    throw new ApiError(
-      429,
-      'rate_limited',
-      `Too many invalid coupon codes from this address. Retry after ${retryAfter} s.`,
-      { limit: COUPON_FAILURES_LIMIT },
-      { 'Retry-After': String(retryAfter) },
-    );
-  }
+  if (failures >= COUPON_FAILURES_LIMIT) throw couponAttemptsRefusal(now);
+}
+
+/** 429 `rate_limited` for an address out of failed coupon attempts, until its window ends. */
+function couponAttemptsRefusal(now: Date): ApiError {
+  const retryAfter = windowAt(now, COUPON_FAILURES_WINDOW_MS).resetSeconds;
+  return new ApiError(
+    429,
+    'rate_limited',
+    `Too many invalid coupon codes from this address. Retry after ${retryAfter} s.`,
+    { limit: COUPON_FAILURES_LIMIT },
+    { 'Retry-After': String(retryAfter) },
+  );
 }
 
 /**

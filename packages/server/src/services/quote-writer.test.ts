@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
-import type { CouponRow } from '../repositories/coupons.js';
+import type { CouponRow, CouponTerms } from '../repositories/coupons.js';
 import { findQuote, type QuoteItemRow, type QuoteRow } from '../repositories/quotes.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { clientOfNewQuote, draftQuote } from '../testing/quote-fixtures.js';
@@ -12,7 +12,7 @@ let clientId: string;
 let laptopId: string;
 let couponId: string;
 /** BIENVENIDA10's values, which a quote with it is priced with. */
-let couponTerms: Pick<CouponRow, 'tipo' | 'valor' | 'moneda'>;
+let couponTerms: CouponTerms;
 beforeAll(async () => {
   t = await createTestContext();
   laptopId = t.seed.products.find((p) => p.sku === 'LAP-14')!.id;

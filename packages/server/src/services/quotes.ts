@@ -3,14 +3,14 @@ import { ApiError, invalidRequest, notFound } from '../errors.js';
 import { encodeCursor } from '../http/cursor.js';
 import { countryLang, type Lang, pickLang } from '../i18n/messages.js';
 import { isUuid, randomBase62, uuid } from '../ids.js';
-import type { FoldedCounter } from '../middleware/rate-limit.js';
+import { checkCount, type FoldedCounter } from '../middleware/rate-limit.js';
 import {
   type ClientRecord,
   clientEventData,
   type NewClientRow,
   newClientRow,
 } from '../repositories/clients.js';
-import type { CouponRow } from '../repositories/coupons.js';
+import type { CouponRow, CouponTerms } from '../repositories/coupons.js';
 import { insertEvent } from '../repositories/events.js';
 import { type QuoteInputs, readQuoteInputs } from '../repositories/quote-inputs.js';
 import {
@@ -123,7 +123,7 @@ export async function createQuote(
       if (outcome.row) return quoteCreated(deps, outcome.row, undefined);
       if (outcome.counts) {
         // Counted, and left out: refused by a counter, or else priced with rows that changed.
-        for (const [i, counter] of counters.entries()) counter.check(outcome.counts[i]!);
+        for (const [i, counter] of counters.entries()) checkCount(counter, outcome.counts[i]!);
         counters = counters.map((counter) => ({ ...counter, increment: false }));
       }
     }
@@ -237,7 +237,7 @@ interface PricedQuote {
   /** Why the quote waits for approval, or null. */
   approval: string | null;
   /** The values of the coupon applied, which the writer checks are still its values. */
-  coupon: Pick<CouponRow, 'tipo' | 'valor' | 'moneda'> | null;
+  coupon: CouponTerms | null;
   couponLimited: boolean;
 }
 
