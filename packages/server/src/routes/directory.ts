@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { notFound } from '../errors.js';
 import { readJson } from '../http/json-body.js';
+import { parse } from '../http/parse.js';
 import { intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
@@ -12,7 +13,6 @@ import { clientPatchSchema, productCreateSchema } from '../schemas/requests.js';
 import { createClient, patchClient } from '../services/clients.js';
 import { createProduct } from '../services/products.js';
 import type { AppDeps, AppEnv } from '../types.js';
-import { parse } from './quotes.js';
 
 export const clientCreateSchema = v.strictObject({
   ...clienteSchema.entries,

@@ -5,13 +5,13 @@ import * as v from 'valibot';
 import type { CatalogProduct } from '../drafting/types.js';
 import { invalidRequest } from '../errors.js';
 import { readJson } from '../http/json-body.js';
+import { parse } from '../http/parse.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { listProducts } from '../repositories/products.js';
 import type { KeyWithOrg } from '../services/key-store.js';
+import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { catalogPrice } from '../services/pricing.js';
 import type { AppDeps, AppEnv } from '../types.js';
-import { PUBLISHABLE_LIMITS } from './elements.js';
-import { parse } from './quotes.js';
 
 /** Longest request text the drafters read. */
 export const MAX_PROMPT = 2000;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
+import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { runHousekeeping } from '../services/scheduler.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
-import { PUBLISHABLE_LIMITS } from './elements.js';
 
 let t: TestContext;
 let pk: string;

@@ -2,21 +2,15 @@ import { previewRequestSchema } from '@svc/core';
 import { Hono } from 'hono';
 import { clientIp } from '../http/client-ip.js';
 import { readJson } from '../http/json-body.js';
+import { parse } from '../http/parse.js';
 import { onlyParams } from '../http/query.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { completeHeaders } from '../middleware/request-context.js';
 import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
 import type { CachedConfig, ElementsConfigCache } from '../services/elements-config.js';
+import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { previewQuote } from '../services/preview.js';
 import type { AppDeps, AppEnv } from '../types.js';
-import { parse } from './quotes.js';
-
-/** Per-IP allowances of publishable keys (README, "Limits"). */
-export const PUBLISHABLE_LIMITS = {
-  preview: { name: 'preview', limit: 120, windowMs: 60_000 },
-  draft: { name: 'draft', limit: 20, windowMs: 60_000 },
-  create: { name: 'create', limit: 30, windowMs: 60_000 },
-} as const;
 
 /** Where the widget's configuration is served; {@link configFastPath} answers it before routing. */
 export const CONFIG_PATH = '/api/v1/elements/config';

@@ -1,20 +1,21 @@
-import { quoteRequestSchema, validate } from '@svc/core';
+import { quoteRequestSchema } from '@svc/core';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ApiError, invalidRequest, notFound } from '../errors.js';
 import { clientIp } from '../http/client-ip.js';
 import { decodeCursor } from '../http/cursor.js';
 import { readJson } from '../http/json-body.js';
+import { parse } from '../http/parse.js';
 import { enumParam, intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { QUOTE_STATUSES } from '../repositories/quotes.js';
 import { testHelperSchema } from '../schemas/requests.js';
 import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
+import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { deleteDraft, QUOTE_ACTIONS, runQuoteAction, runTestHelper } from '../services/quote-actions.js';
 import { createQuote, getQuoteDetail, listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
-import { PUBLISHABLE_LIMITS } from './elements.js';
 
 export const actionSchema = v.strictObject({
   action: v.picklist(QUOTE_ACTIONS, `must be one of ${QUOTE_ACTIONS.join(', ')}`),
@@ -29,13 +30,6 @@ export const actionSchema = v.strictObject({
     ),
   ),
 });
-
-/** Parses with a schema; 400 `invalid_request` whose message names the field. */
-export function parse<T>(schema: v.GenericSchema<unknown, T>, input: unknown): T {
-  const result = validate(schema, input);
-  if (!result.ok) throw invalidRequest(result.message);
-  return result.value;
-}
 
 const idParam = (id: string) => {
   if (!isUuid(id)) throw notFound('Quote');

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { readJson } from '../http/json-body.js';
+import { parse } from '../http/parse.js';
 import { intParam, onlyParams } from '../http/query.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { EVENT_TYPES } from '../services/event-catalog.js';
@@ -16,7 +17,6 @@ import {
   rotateSecret,
 } from '../webhooks/endpoints.js';
 import { closeListenSession, collectListenSession, openListenSession } from '../webhooks/listen.js';
-import { parse } from './quotes.js';
 
 const eventName = v.picklist(
   EVENT_TYPES.filter((e) => e !== 'ping'),
