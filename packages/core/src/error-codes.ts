@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'api_quota_exceeded'
   | 'internal_error'
   | 'fx_unavailable'
+  | 'fiscal_unavailable'
   | 'tax_catalog_unavailable'
   | 'idempotency_unavailable'
   | 'service_unavailable';

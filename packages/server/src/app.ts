@@ -10,8 +10,10 @@ import { directoryRoutes } from './routes/directory.js';
 import { draftRoutes } from './routes/drafts.js';
 import { elementsRoutes } from './routes/elements.js';
 import { eventRoutes } from './routes/events.js';
+import { invoiceRoutes } from './routes/invoices.js';
 import { meRoutes } from './routes/me.js';
 import { outboxRoutes } from './routes/outbox.js';
+import { publicInvoiceRoutes } from './routes/public-invoice.js';
 import { publicQuoteRoutes } from './routes/public-quote.js';
 import { quoteRoutes } from './routes/quotes.js';
 import { sellerDemoRoutes } from './routes/seller-demo.js';
@@ -37,6 +39,7 @@ export function createApp(deps: AppDeps) {
     .route('/', draftRoutes(deps))
     .route('/', quoteRoutes(deps))
     .route('/', directoryRoutes(deps))
+    .route('/', invoiceRoutes(deps))
     .route('/', eventRoutes(deps))
     .route('/', outboxRoutes(deps))
     .route('/', webhookRoutes(deps))
@@ -46,6 +49,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/v1', api);
   app.route('/api/test-mode', testModeRoutes(deps));
   app.route('/', publicQuoteRoutes(deps));
+  app.route('/', publicInvoiceRoutes(deps));
   app.route('/', sellerDemoRoutes(deps));
   app.route('/', staticRoutes(deps, { demoKeysFile: deps.config.demoKeysFile }));
 

@@ -9,6 +9,13 @@ export interface ServerConfig {
   trustProxy: boolean;
   ai: { baseUrl: string | undefined; model: string | undefined; apiKey: string | undefined };
   smtpUrl: string | undefined;
+  /** Live-mode fiscal provider (PAC) for Mexican invoices; none: live stamping fails closed. */
+  fiscal: {
+    provider: string | undefined;
+    url: string | undefined;
+    user: string | undefined;
+    password: string | undefined;
+  };
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Seconds a webhook worker's claim holds before another may retry it. @defaultValue 60 */
   webhookLeaseSeconds: number;
@@ -41,6 +48,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       apiKey: env.AI_API_KEY || undefined,
     },
     smtpUrl: env.SMTP_URL || undefined,
+    fiscal: {
+      provider: env.FISCAL_PROVIDER || undefined,
+      url: env.FISCAL_URL || undefined,
+      user: env.FISCAL_USER || undefined,
+      password: env.FISCAL_PASSWORD || undefined,
+    },
     logLevel: (['debug', 'info', 'warn', 'error', 'silent'].includes(level)
       ? level
       : 'info') as ServerConfig['logLevel'],

@@ -48,7 +48,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const listener = getRequestListener(app.fetch, { hostname: config.host });
   const server: Server = createServer(listenerWithFastPath(app.configFromMemory, listener));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  const stopScheduler = startScheduler(deps.db, deps.logger, deps.now);
+  const stopScheduler = startScheduler(deps.db, deps.logger, deps.now, undefined, undefined, deps);
   if (config.unsafeAllowLoopbackWebhooks) {
     deps.logger.warn(
       'SVC_UNSAFE_ALLOW_LOOPBACK_WEBHOOKS=1: webhooks may target http://127.0.0.1. Never enable this in production.',

@@ -1,5 +1,21 @@
 import { parseArgs } from 'node:util';
+import { countryLang } from '../i18n/messages.js';
 import { createOrg } from '../services/orgs.js';
+
+/** Standard VAT of the markets we serve, the default tax rate of a new organization (else 0). */
+const VAT: Record<string, number> = {
+  MX: 0.16,
+  ES: 0.21,
+  PT: 0.23,
+  FR: 0.2,
+  DE: 0.19,
+  AR: 0.21,
+  CO: 0.19,
+  CL: 0.19,
+  PE: 0.18,
+  BR: 0,
+};
+
 import { withDatabase } from './context.js';
 
 /** `svc-server orgs create --name N --plan P [--json]` */
@@ -7,7 +23,7 @@ export async function orgsCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub !== 'create') {
     process.stderr.write(
-      'usage: svc-server orgs create --name NAME --plan free|starter|professional|scale|developer [--json]\n',
+      'usage: svc-server orgs create --name NAME --plan free|starter|professional|scale|developer [--country XX] [--currency XXX] [--json]\n',
     );
     return 1;
   }
@@ -16,12 +32,35 @@ export async function orgsCommand(argv: string[]): Promise<number> {
     options: {
       name: { type: 'string' },
       plan: { type: 'string' },
+      country: { type: 'string' },
+      currency: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
   if (!values.name || !values.plan) throw new Error('--name and --plan are required');
-  const org = await withDatabase((db) => createOrg(db, { nombre: values.name!, plan: values.plan! }));
-  const out = { id: org.id, nombre: org.nombre, plan: org.plan };
+  const country = (values.country ?? 'MX').toUpperCase();
+  const currency = (values.currency ?? 'MXN').toUpperCase();
+  if (!/^[A-Z]{2}$/.test(country))
+    throw new Error('--country must be an ISO 3166-1 alpha-2 code like MX or ES');
+  if (!/^[A-Z]{3}$/.test(currency)) throw new Error('--currency must be an ISO 4217 code like MXN or EUR');
+  const org = await withDatabase((db) =>
+    createOrg(db, {
+      nombre: values.name!,
+      plan: values.plan!,
+      country,
+      currency,
+      currencies: [currency],
+      locale: countryLang(country) ?? 'en',
+      default_tax_rate: VAT[country] ?? 0,
+    }),
+  );
+  const out = {
+    id: org.id,
+    nombre: org.nombre,
+    plan: org.plan,
+    country: org.country,
+    currency: org.currency,
+  };
   process.stdout.write(
     values.json
       ? `${JSON.stringify(out)}\n`

@@ -25,6 +25,7 @@ export interface Messages {
   decided: string;
   notFound: string;
   notFoundText: string;
+  downloadPdf: string;
   emailSubject: (folio: string, merchant: string) => string;
   emailBody: (client: string, merchant: string, folio: string, total: string, link: string) => string;
 }
@@ -52,6 +53,7 @@ export const MESSAGES: Record<Lang, Messages> = {
     decided: 'Esta cotización ya no admite cambios.',
     notFound: 'Cotización no encontrada',
     notFoundText: 'El enlace no es válido o la cotización ya no está disponible.',
+    downloadPdf: 'Descargar PDF',
     emailSubject: (folio, merchant) => `Cotización ${folio} de ${merchant}`,
     emailBody: (client, merchant, folio, total, link) =>
       `Hola ${client}:\n\n${merchant} te envía la cotización ${folio} por ${total}.\n\nConsúltala y apruébala aquí:\n${link}\n`,
@@ -78,6 +80,7 @@ export const MESSAGES: Record<Lang, Messages> = {
     decided: 'This quote can no longer be changed.',
     notFound: 'Quote not found',
     notFoundText: 'The link is not valid or the quote is no longer available.',
+    downloadPdf: 'Download PDF',
     emailSubject: (folio, merchant) => `Quote ${folio} from ${merchant}`,
     emailBody: (client, merchant, folio, total, link) =>
       `Hello ${client},\n\n${merchant} sent you quote ${folio} for ${total}.\n\nReview and approve it here:\n${link}\n`,
@@ -104,6 +107,7 @@ export const MESSAGES: Record<Lang, Messages> = {
     decided: 'Este orçamento não pode mais ser alterado.',
     notFound: 'Orçamento não encontrado',
     notFoundText: 'O link não é válido ou o orçamento não está mais disponível.',
+    downloadPdf: 'Baixar PDF',
     emailSubject: (folio, merchant) => `Orçamento ${folio} de ${merchant}`,
     emailBody: (client, merchant, folio, total, link) =>
       `Olá ${client},\n\n${merchant} enviou o orçamento ${folio} no valor de ${total}.\n\nVeja e aprove aqui:\n${link}\n`,
@@ -130,6 +134,7 @@ export const MESSAGES: Record<Lang, Messages> = {
     decided: 'Ce devis ne peut plus être modifié.',
     notFound: 'Devis introuvable',
     notFoundText: "Le lien n'est pas valide ou le devis n'est plus disponible.",
+    downloadPdf: 'Télécharger le PDF',
     emailSubject: (folio, merchant) => `Devis ${folio} de ${merchant}`,
     emailBody: (client, merchant, folio, total, link) =>
       `Bonjour ${client},\n\n${merchant} vous a envoyé le devis ${folio} d'un montant de ${total}.\n\nConsultez-le et acceptez-le ici :\n${link}\n`,
@@ -156,6 +161,7 @@ export const MESSAGES: Record<Lang, Messages> = {
     decided: 'Dieses Angebot kann nicht mehr geändert werden.',
     notFound: 'Angebot nicht gefunden',
     notFoundText: 'Der Link ist ungültig oder das Angebot ist nicht mehr verfügbar.',
+    downloadPdf: 'PDF herunterladen',
     emailSubject: (folio, merchant) => `Angebot ${folio} von ${merchant}`,
     emailBody: (client, merchant, folio, total, link) =>
       `Guten Tag ${client},\n\n${merchant} hat Ihnen das Angebot ${folio} über ${total} gesendet.\n\nHier ansehen und annehmen:\n${link}\n`,

@@ -1,5 +1,6 @@
 import { previewRequestSchema, quoteRequestSchema } from '@svc/core';
 import type * as v from 'valibot';
+import { INVOICE_STATES } from '../repositories/invoices.js';
 import { clientCreateSchema } from '../routes/directory.js';
 import { draftSchema } from '../routes/drafts.js';
 import { actionSchema } from '../routes/quotes.js';
@@ -9,6 +10,12 @@ import {
   webhookCreateSchema,
   webhookTestSchema,
 } from '../routes/webhooks.js';
+import {
+  fiscalHelperSchema,
+  invoiceActionSchema,
+  invoiceCreateSchema,
+  invoiceHelperSchema,
+} from '../schemas/invoices.js';
 import { clientPatchSchema, productCreateSchema, testHelperSchema } from '../schemas/requests.js';
 
 /** A query parameter of an operation. */
@@ -102,7 +109,8 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/cotizaciones/{id}',
-    summary: 'Run an action: send, resend, approve, reject, mark_paid, approve_discount, reject_discount',
+    summary:
+      'Run an action: send, resend, approve, reject, mark_paid, approve_discount, reject_discount, invoice (approved or paid quote → finalized invoice)',
     tag: 'Quotes',
     scope: 'write',
     body: actionSchema,
@@ -130,6 +138,60 @@ export const OPERATIONS: Operation[] = [
     scope: 'write',
     testOnly: true,
     body: testHelperSchema,
+  },
+  {
+    method: 'get',
+    path: '/facturas',
+    summary: 'List invoices, newest first (cursor pages)',
+    tag: 'Invoices',
+    scope: 'read',
+    query: [
+      limit(200),
+      cursor,
+      { name: 'estado', type: 'string', description: 'invoice state', enum: INVOICE_STATES },
+      { name: 'cliente_id', type: 'string', description: 'id of a client of the directory' },
+    ],
+  },
+  {
+    method: 'post',
+    path: '/facturas',
+    summary: 'Create a draft invoice',
+    tag: 'Invoices',
+    scope: 'write',
+    body: invoiceCreateSchema,
+  },
+  {
+    method: 'get',
+    path: '/facturas/{id}',
+    summary: 'Invoice detail with lines, payments and credit notes',
+    tag: 'Invoices',
+    scope: 'read',
+  },
+  {
+    method: 'post',
+    path: '/facturas/{id}',
+    summary: 'Run an action: finalize (stamps MX invoices), send, pay, credit_note, void, mark_uncollectible',
+    tag: 'Invoices',
+    scope: 'write',
+    body: invoiceActionSchema,
+  },
+  {
+    method: 'post',
+    path: '/test_helpers/fiscal',
+    summary: 'Force the result of the next sandbox stamping: stamped, rejected or unavailable (test keys)',
+    tag: 'Test helpers',
+    scope: 'write',
+    testOnly: true,
+    body: fiscalHelperSchema,
+  },
+  {
+    method: 'post',
+    path: '/test_helpers/facturas/{id}',
+    summary: 'Make an open invoice overdue, or record a failed charge (test keys)',
+    tag: 'Test helpers',
+    scope: 'write',
+    testOnly: true,
+    body: invoiceHelperSchema,
   },
   {
     method: 'get',

@@ -18,6 +18,7 @@ import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
 import { itemRows, resolveLines, totalsFor } from './pricing.js';
 import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
+import { invoiceQuote } from './quote-invoicing.js';
 import { sendQuoteInTx } from './quote-sending.js';
 import { quoteDetail, quoteEventData } from './quote-view.js';
 import { apiActor } from './quotes.js';
@@ -31,6 +32,7 @@ export const QUOTE_ACTIONS = [
   'mark_paid',
   'approve_discount',
   'reject_discount',
+  'invoice',
 ] as const;
 export type QuoteAction = (typeof QUOTE_ACTIONS)[number];
 
@@ -59,6 +61,7 @@ const wrongState = (quote: QuoteRow, action: string, allowed: string[]) =>
  * serialise); 409 `invalid_state` from a state the action does not start from, applying nothing.
  */
 export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string, request: ActionRequest) {
+  if (request.action === 'invoice') return invoiceQuote(deps, auth, id);
   const scope = { orgId: auth.org.id, mode: auth.key.mode };
   const actor = apiActor(auth);
   const now = deps.now();

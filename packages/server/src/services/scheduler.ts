@@ -2,6 +2,8 @@ import type { Database } from '../db/database.js';
 import { maintainPglite } from '../db/pglite-maintenance.js';
 import type { Logger } from '../logger.js';
 import { LONGEST_RATE_WINDOW_MS } from '../middleware/rate-limit.js';
+import type { AppDeps } from '../types.js';
+import { fireOverdueInvoices } from './invoices.js';
 import { expireDueQuotes } from './quote-actions.js';
 
 /**
@@ -9,9 +11,18 @@ import { expireDueQuotes } from './quote-actions.js';
  * have ended, idempotency keys past their 24 hours, and old delivery records. Safe to run on
  * several processes at once.
  */
-export async function runHousekeeping(db: Database, logger: Logger, now: () => Date): Promise<void> {
+export async function runHousekeeping(
+  db: Database,
+  logger: Logger,
+  now: () => Date,
+  app?: Pick<AppDeps, 'config' | 'mailer'>,
+): Promise<void> {
   const expired = await expireDueQuotes(db, now());
   if (expired > 0) logger.info('quotes expired', { count: expired });
+  if (app) {
+    const overdue = await fireOverdueInvoices({ db, ...app }, now());
+    if (overdue > 0) logger.info('invoices overdue', { count: overdue });
+  }
   // Only windows that have ended: the longest (failed coupon codes) lasts ten minutes.
   await db.query('DELETE FROM rate_counters WHERE window_start < $1', [
     now().getTime() - LONGEST_RATE_WINDOW_MS,
@@ -36,8 +47,9 @@ export function startScheduler(
   now: () => Date,
   everyMs = 60_000,
   maintenanceMs = 10_000,
+  app?: Pick<AppDeps, 'config' | 'mailer'>,
 ): () => void {
-  const timers = [every(everyMs, () => runHousekeeping(db, logger, now), logger)];
+  const timers = [every(everyMs, () => runHousekeeping(db, logger, now, app), logger)];
   if (db.kind === 'pglite') timers.push(every(maintenanceMs, () => maintainPglite(db), logger));
   return () => {
     for (const timer of timers) clearInterval(timer);

@@ -4,7 +4,7 @@ import type { Database } from '../db/database.js';
  * Tables holding per-mode data of an organization, children before parents. Catalog products
  * and coupons are configuration, kept by a reset; coupon use counts go back to what was seeded.
  */
-export const MODE_PARTITIONED_TABLES: string[] = ['email_outbox', 'events', 'quotes', 'clients'];
+export const MODE_PARTITIONED_TABLES: string[] = ['email_outbox', 'events', 'invoices', 'quotes', 'clients'];
 // webhook_jobs and webhook_attempts go with their events (ON DELETE CASCADE); endpoints stay.
 
 /** Hooks run inside the reset transaction by features that keep other per-mode state. */
@@ -24,6 +24,8 @@ export async function resetTestData(db: Database, orgId: string): Promise<Record
       deleted[table] = rows.length;
     }
     await tx.query(`DELETE FROM folio_counters WHERE org_id = $1 AND mode = 'test'`, [orgId]);
+    await tx.query(`DELETE FROM invoice_counters WHERE org_id = $1 AND mode = 'test'`, [orgId]);
+    await tx.query('DELETE FROM fiscal_overrides WHERE org_id = $1', [orgId]);
     await tx.query(`UPDATE coupons SET uses = initial_uses WHERE org_id = $1 AND mode = 'test'`, [orgId]);
     for (const hook of resetHooks) await hook(tx, orgId);
     return deleted;

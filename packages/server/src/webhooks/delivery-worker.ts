@@ -59,6 +59,11 @@ export async function deliveryBody(
       event.object_id,
     ]);
     if (quote) data.link_publico = publicLink(publicUrl, quote.token);
+  } else if (event.object === 'invoice') {
+    const [invoice] = await db.query<{ token: string }>('SELECT token FROM invoices WHERE id = $1', [
+      event.object_id,
+    ]);
+    if (invoice) data.link_publico = `${publicUrl}/i/${invoice.token}`;
   }
   return JSON.stringify({
     id: `evt_${event.id.replaceAll('-', '')}`,

@@ -1,0 +1,117 @@
+import { formatMoney } from '@svc/core';
+import { INVOICE_MESSAGES } from '../i18n/invoice-page.js';
+import type { Lang } from '../i18n/messages.js';
+import type {
+  CreditNoteRow,
+  InvoiceItemRow,
+  InvoicePaymentRow,
+  InvoiceRow,
+} from '../repositories/invoices.js';
+import { balanceOf } from '../services/invoice-view.js';
+import type { Org } from '../services/orgs.js';
+import type { PdfView } from './pdf-document.js';
+
+/** An invoice's figures formatted once, for its public page and its PDF alike. */
+export function invoiceDocument(
+  invoice: InvoiceRow,
+  parts: { items: InvoiceItemRow[]; payments: InvoicePaymentRow[]; notes: CreditNoteRow[] },
+  org: Org,
+  lang: Lang,
+) {
+  const m = INVOICE_MESSAGES[lang];
+  // Formats follow the merchant's country: Spanish in Mexico writes $24,500.00, in Spain 24.500,00 €.
+  const locale = `${lang}-${org.country}`;
+  const money = (n: number) => formatMoney(n, invoice.moneda, locale);
+  const number = (n: number) => new Intl.NumberFormat(locale).format(n);
+  const date = (iso: string | null) =>
+    iso
+      ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
+          new Date(`${iso.slice(0, 10)}T00:00:00Z`),
+        )
+      : '';
+  const state = m.states[invoice.estado as keyof typeof m.states] ?? invoice.estado;
+  const meta: [string, string][] = [
+    [m.billedTo, invoice.cliente_nombre],
+    [m.issued, date(invoice.emitida)],
+    [m.due, date(invoice.vence)],
+  ];
+  if (invoice.folio_fiscal) meta.push([m.folioFiscal, invoice.folio_fiscal]);
+  const totals: [string, string][] = [[m.subtotal, money(invoice.subtotal)]];
+  if (invoice.descuento > 0) totals.push([m.discount, `−${money(invoice.descuento)}`]);
+  totals.push([m.tax, money(invoice.impuestos)], [m.total, money(invoice.total)]);
+  if (invoice.pagado > 0) totals.push([m.paid, `−${money(invoice.pagado)}`]);
+  if (invoice.acreditado > 0) totals.push([m.credited, `−${money(invoice.acreditado)}`]);
+  totals.push([m.balance, money(balanceOf(invoice))]);
+  return {
+    m,
+    lang,
+    title: `${m.invoice} ${invoice.numero ?? ''}`.trim(),
+    merchant: org.nombre,
+    state,
+    meta,
+    lines: parts.items.map((item) => ({
+      descripcion: item.descripcion,
+      cantidad: `${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}`,
+      precio: money(item.precio_negociado ?? item.precio_unitario),
+      importe: money(item.importe),
+    })),
+    totals,
+    payments: parts.payments.map((p) => ({
+      fecha: date(p.fecha),
+      monto: money(p.monto),
+      metodo: m.methods[p.metodo] ?? p.metodo,
+      referencia: p.referencia ?? '',
+    })),
+    notes: parts.notes.map((n) => ({
+      numero: n.numero,
+      fecha: date(n.created_at),
+      monto: money(n.monto),
+      motivo: n.motivo,
+      folio_fiscal: n.folio_fiscal,
+    })),
+    sandbox: invoice.mode === 'test' && invoice.tipo === 'cfdi' && invoice.folio_fiscal !== null,
+  };
+}
+
+export type InvoiceDocument = ReturnType<typeof invoiceDocument>;
+
+/** The PDF view of an invoice: the same strings as its page. */
+export function invoicePdfView(doc: InvoiceDocument, color: string | null): PdfView {
+  const { m } = doc;
+  const sections: PdfView['sections'] = [];
+  if (doc.payments.length > 0) {
+    sections.push({
+      heading: m.payments,
+      rows: doc.payments.map((p) => [p.fecha, p.monto, p.metodo, p.referencia].filter(Boolean).join(' · ')),
+    });
+  }
+  if (doc.notes.length > 0) {
+    sections.push({
+      heading: m.creditNotes,
+      rows: doc.notes.map((n) =>
+        [n.numero, n.fecha, n.monto, n.motivo, n.folio_fiscal].filter(Boolean).join(' · '),
+      ),
+    });
+  }
+  return {
+    title: doc.title,
+    merchant: doc.merchant,
+    color,
+    meta: [...doc.meta, [STATE_LABEL[doc.lang], doc.state]],
+    headers: { descripcion: m.description, cantidad: m.quantity, precio: m.unitPrice, importe: m.amount },
+    lines: doc.lines,
+    totals: doc.totals,
+    sections,
+    footer: doc.sandbox ? [m.sandboxStamp] : [],
+    lang: doc.lang,
+  };
+}
+
+/** The label of the state line, the one string the page shows as a badge instead. */
+export const STATE_LABEL: Record<Lang, string> = {
+  es: 'Estado',
+  en: 'Status',
+  pt: 'Situação',
+  fr: 'Statut',
+  de: 'Status',
+};

@@ -1,0 +1,562 @@
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../services/api-keys.js';
+import { fireOverdueInvoices } from '../services/invoices.js';
+import { createOrg } from '../services/orgs.js';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+
+let t: TestContext;
+let sk: string;
+let skLive: string;
+let laptop: string;
+beforeAll(async () => {
+  t = await createTestContext();
+  sk = t.seed.keys.sk_test_write;
+  skLive = t.seed.keys.sk_live_write;
+  laptop = t.seed.products.find((p) => p.sku === 'LAP-14')!.id;
+});
+afterAll(() => t.close());
+
+type Json = Record<string, any>;
+const call = async (
+  method: string,
+  path: string,
+  body?: unknown,
+  key = sk,
+  headers: Record<string, string> = {},
+) => {
+  const res = await t.call(method, `/api/v1${path}`, { key, body, headers });
+  return { res, body: (await res.clone().json()) as Json };
+};
+const cliente = {
+  empresa: 'Ferretería La Tuerca',
+  email: 'pagos@tuerca.example',
+  fiscal: {
+    country: 'MX',
+    tax_id: 'FLT010101AB1',
+    regimen_fiscal: '601',
+    uso_cfdi: 'G03',
+    cp_fiscal: '44100',
+  },
+};
+const line = (cantidad = 2, precio_unitario = 1000) => ({
+  descripcion: 'Servicio',
+  cantidad,
+  precio_unitario,
+});
+const draft = async (extra: Json = {}, key = sk) => {
+  const { res, body } = await call('POST', '/facturas', { cliente, items: [line()], ...extra }, key);
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  return body.data as Json;
+};
+const act = (id: string, body: Json, key = sk) => call('POST', `/facturas/${id}`, body, key);
+const count = async (table: string) =>
+  (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+const eventsOf = async (id: string) =>
+  (await call('GET', `/events?object_id=${id}`)).body.data.map((e: Json) => e.type).reverse();
+
+describe('POST /facturas', () => {
+  it('creates a draft priced by computeTotals, with no number, no link and no event', async () => {
+    const data = await draft({ items: [line(2, 1000)], descuento: { tipo: 'porcentaje', valor: 10 } });
+    expect(data).toMatchObject({
+      object: 'invoice',
+      numero: null,
+      folio_fiscal: null,
+      estado: 'draft',
+      estado_fiscal: 'pending',
+      pais: 'MX',
+      tipo: 'cfdi',
+      moneda: 'MXN',
+      subtotal: 2000,
+      descuento: 200,
+      impuestos: 288,
+      total: 2088,
+      pagado: 0,
+      acreditado: 0,
+      saldo: 2088,
+      emitida: null,
+      metodo_pago: 'PPD',
+      cotizacion_id: null,
+      link_publico: null,
+      pagos: [],
+      notas_credito: [],
+    });
+    expect(data.vence).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(data.items).toHaveLength(1);
+    expect(await eventsOf(data.id)).toEqual([]);
+  });
+
+  it('prices catalog lines and takes a due date or days of credit', async () => {
+    const data = await draft({
+      items: [{ descripcion: 'Laptop', cantidad: 1, precio_unitario: 24500, producto_id: laptop }],
+      vence: '2099-01-31',
+    });
+    expect(data.vence).toBe('2099-01-31');
+    expect(data.items[0]).toMatchObject({ sku: 'LAP-14', producto_id: laptop });
+  });
+
+  it.each([
+    [{ items: [] }, 'items'],
+    [{ items: [line(0)] }, 'cantidad'],
+    [{ cliente: undefined }, 'cliente'],
+    [{ cliente_id: '00000000-0000-0000-0000-000000000000', cliente: undefined }, 'cliente_id'],
+    [{ vence: '2020-01-01' }, 'vence'],
+    [{ vence: '2099-02-30' }, 'vence'],
+    [{ vence: '2099-01-01', dias_credito: 5 }, 'dias_credito'],
+    [{ moneda: 'JPY' }, 'moneda'],
+    [{ metodo_pago: 'XYZ' }, 'metodo_pago'],
+    [{ sorpresa: true }, 'sorpresa'],
+  ])('refuses bad input (%j) naming the field, writing nothing', async (extra, field) => {
+    const before = [await count('invoices'), await count('clients'), await count('events')];
+    const { res, body } = await call('POST', '/facturas', { cliente, items: [line()], ...extra });
+    expect(res.status).toBe(400);
+    expect(['invalid_request', 'invalid_client']).toContain(body.code);
+    expect(body.error).toContain(field);
+    expect([await count('invoices'), await count('clients'), await count('events')]).toEqual(before);
+  });
+
+  it('refuses publishable keys and read keys, and keeps test and live apart', async () => {
+    await expectError(
+      (
+        await call('POST', '/facturas', { cliente, items: [line()] }, t.seed.keys.pk_test, {
+          Origin: 'http://localhost:3000',
+        })
+      ).res,
+      403,
+      'insufficient_scope',
+    );
+    await expectError(
+      (await call('POST', '/facturas', { cliente, items: [line()] }, t.seed.keys.sk_test_read)).res,
+      403,
+      'insufficient_scope',
+    );
+    const test = await draft();
+    await expectError((await call('GET', `/facturas/${test.id}`, undefined, skLive)).res, 404, 'not_found');
+    const list = await call('GET', '/facturas?limit=200', undefined, skLive);
+    expect(list.body.data.map((i: Json) => i.id)).not.toContain(test.id);
+  });
+
+  it('needs the facturas permission on a restricted key', async () => {
+    const make = async (permissions: Record<string, 'read' | 'write'>) =>
+      (
+        await createApiKey(t.db, {
+          orgId: t.seed.org.id,
+          kind: 'restricted',
+          mode: 'test',
+          scope: 'write',
+          permissions,
+        })
+      ).key;
+    const none = await make({ cotizaciones: 'write' });
+    const reader = await make({ facturas: 'read' });
+    const writer = await make({ facturas: 'write' });
+    await expectError((await call('GET', '/facturas', undefined, none)).res, 403, 'insufficient_scope');
+    expect((await call('GET', '/facturas', undefined, reader)).res.status).toBe(200);
+    await expectError(
+      (await call('POST', '/facturas', { cliente, items: [line()] }, reader)).res,
+      403,
+      'insufficient_scope',
+    );
+    expect((await call('POST', '/facturas', { cliente, items: [line()] }, writer)).res.status).toBe(200);
+  });
+});
+
+describe('GET /facturas', () => {
+  it('pages newest first by cursor and filters by estado and client', async () => {
+    const a = await draft();
+    const b = await draft();
+    await act(b.id, { action: 'finalize' });
+    const first = await call('GET', '/facturas?limit=1');
+    expect(first.body.data).toHaveLength(1);
+    expect(first.body.data[0].id).toBe(b.id);
+    expect(first.body.data[0]).not.toHaveProperty('items');
+    const second = await call('GET', `/facturas?limit=1&cursor=${first.body.meta.next_cursor}`);
+    expect(second.body.data[0].id).toBe(a.id);
+    const open = await call('GET', '/facturas?estado=open&limit=200');
+    expect(open.body.data.length).toBeGreaterThan(0);
+    expect(open.body.data.every((i: Json) => i.estado === 'open')).toBe(true);
+    const mine = await call('GET', `/facturas?cliente_id=${a.cliente_id}&limit=200`);
+    expect(mine.body.data.map((i: Json) => i.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+    await expectError((await call('GET', '/facturas?estado=nope')).res, 400, 'invalid_request');
+    await expectError((await call('GET', '/facturas?offset=1')).res, 400, 'invalid_request');
+  });
+});
+
+describe('finalize (MX, sandbox stamping)', () => {
+  it('numbers, stamps a CFDI 4.0 with the client fiscal data, opens, and fires invoice.finalized', async () => {
+    const inv = await draft();
+    const { res, body } = await act(inv.id, { action: 'finalize' });
+    expect(res.status).toBe(200);
+    const data = body.data;
+    expect(data).toMatchObject({ estado: 'open', estado_fiscal: 'stamped', motivo_fiscal: null });
+    expect(data.numero).toMatch(/^F-\d{6}$/);
+    expect(data.folio_fiscal).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
+    expect(data.emitida).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(data.link_publico).toMatch(/\/i\/[0-9A-Za-z]{40}$/);
+    expect(await eventsOf(inv.id)).toEqual(['invoice.finalized']);
+    const [event] = (await call('GET', `/events?object_id=${inv.id}`)).body.data;
+    expect(Object.keys(event.data).sort()).toEqual(
+      [
+        'id',
+        'object',
+        'numero',
+        'folio_fiscal',
+        'estado',
+        'estado_fiscal',
+        'pais',
+        'tipo',
+        'moneda',
+        'total',
+        'pagado',
+        'saldo',
+        'vence',
+        'cliente',
+        'cotizacion_id',
+      ].sort(),
+    );
+    // The stamped XML, read back.
+    const xml = await (await t.app.request(`/i/${data.link_publico.split('/i/')[1]}/cfdi.xml`)).text();
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
+    const c = doc['cfdi:Comprobante'];
+    expect(c).toMatchObject({
+      Version: '4.0',
+      Serie: 'F',
+      Folio: data.numero.slice(2),
+      Total: '2320.00',
+      Moneda: 'MXN',
+      TipoDeComprobante: 'I',
+    });
+    expect(c['cfdi:Receptor']).toMatchObject({
+      Rfc: 'FLT010101AB1',
+      RegimenFiscalReceptor: '601',
+      UsoCFDI: 'G03',
+      DomicilioFiscalReceptor: '44100',
+    });
+    expect(c['cfdi:Conceptos']['cfdi:Concepto']).toMatchObject({
+      ClaveProdServ: '01010101',
+      ClaveUnidad: 'H87',
+      Importe: '2000.00',
+    });
+    expect(c['cfdi:Impuestos']).toMatchObject({ TotalImpuestosTrasladados: '320.00' });
+    const tfd = c['cfdi:Complemento']['tfd:TimbreFiscalDigital'];
+    expect(tfd.UUID).toBe(data.folio_fiscal);
+    expect(tfd.Leyenda).toMatch(/SANDBOX/);
+  });
+
+  it('a forced rejection answers 400 fiscal_rejected, keeps the draft (estado_fiscal rejected) and skips no number', async () => {
+    const first = await draft();
+    await act(first.id, { action: 'finalize' });
+    const before = (await call('GET', `/facturas/${first.id}`)).body.data.numero as string;
+    const inv = await draft();
+    expect(
+      (
+        await call('POST', '/test_helpers/fiscal', {
+          result: 'rejected',
+          motivo: 'RFC del receptor no válido',
+        })
+      ).res.status,
+    ).toBe(200);
+    const refused = await act(inv.id, { action: 'finalize' });
+    const error = await expectError(refused.res, 400, 'invalid_request');
+    expect(error).toMatchObject({ reason: 'fiscal_rejected', motivo: 'RFC del receptor no válido' });
+    const kept = (await call('GET', `/facturas/${inv.id}`)).body.data;
+    expect(kept).toMatchObject({
+      estado: 'draft',
+      estado_fiscal: 'rejected',
+      motivo_fiscal: 'RFC del receptor no válido',
+      numero: null,
+    });
+    expect(await eventsOf(inv.id)).toEqual([]);
+    // Used once: the next finalize stamps, with the very next number.
+    const ok = (await act(inv.id, { action: 'finalize' })).body.data;
+    expect(ok).toMatchObject({ estado: 'open', estado_fiscal: 'stamped', motivo_fiscal: null });
+    expect(Number(ok.numero.slice(2))).toBe(Number(before.slice(2)) + 1);
+  });
+
+  it('a forced outage answers 503 fiscal_unavailable with Retry-After and changes nothing', async () => {
+    const inv = await draft();
+    await call('POST', '/test_helpers/fiscal', { result: 'unavailable' });
+    const { res } = await act(inv.id, { action: 'finalize' });
+    await expectError(res, 503, 'fiscal_unavailable');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await call('GET', `/facturas/${inv.id}`)).body.data).toMatchObject({
+      estado: 'draft',
+      estado_fiscal: 'pending',
+      numero: null,
+    });
+    expect(await eventsOf(inv.id)).toEqual([]);
+  });
+
+  it('a live MX invoice fails closed without a configured provider', async () => {
+    const inv = await draft({}, skLive);
+    const { res } = await act(inv.id, { action: 'finalize' }, skLive);
+    await expectError(res, 503, 'fiscal_unavailable');
+    expect((await call('GET', `/facturas/${inv.id}`, undefined, skLive)).body.data.estado).toBe('draft');
+  });
+
+  it('the fiscal test helper is for test keys only and validates its body', async () => {
+    await expectError(
+      (await call('POST', '/test_helpers/fiscal', { result: 'stamped' }, skLive)).res,
+      403,
+      'insufficient_scope',
+    );
+    await expectError(
+      (await call('POST', '/test_helpers/fiscal', { result: 'maybe' })).res,
+      400,
+      'invalid_request',
+    );
+  });
+});
+
+describe('invoice actions', () => {
+  const open = async () => {
+    const inv = await draft();
+    return (await act(inv.id, { action: 'finalize' })).body.data as Json;
+  };
+
+  it('pays in parts, then in full: paid with invoice.paid once', async () => {
+    const inv = await open();
+    const part = (
+      await act(inv.id, { action: 'pay', monto: 1000, metodo: 'transferencia', referencia: 'SPEI 123' })
+    ).body.data;
+    expect(part).toMatchObject({ estado: 'open', pagado: 1000, saldo: 1320 });
+    expect(part.pagos[0]).toMatchObject({ monto: 1000, metodo: 'transferencia', referencia: 'SPEI 123' });
+    await expectError((await act(inv.id, { action: 'pay', monto: 1320.01 })).res, 400, 'invalid_request');
+    await expectError((await act(inv.id, { action: 'pay', monto: 0 })).res, 400, 'invalid_request');
+    const full = (await act(inv.id, { action: 'pay', monto: 1320 })).body.data;
+    expect(full).toMatchObject({ estado: 'paid', pagado: 2320, saldo: 0 });
+    expect(await eventsOf(inv.id)).toEqual(['invoice.finalized', 'invoice.paid']);
+    await expectError((await act(inv.id, { action: 'pay', monto: 1 })).res, 409, 'invalid_state');
+  });
+
+  it('issues stamped credit notes NC-… that settle the balance', async () => {
+    const inv = await open();
+    const noted = (
+      await act(inv.id, { action: 'credit_note', monto: 320, motivo: 'Descuento por pronto pago' })
+    ).body.data;
+    expect(noted).toMatchObject({ acreditado: 320, saldo: 2000, estado: 'open' });
+    expect(noted.notas_credito[0]).toMatchObject({ monto: 320, motivo: 'Descuento por pronto pago' });
+    expect(noted.notas_credito[0].numero).toMatch(/^NC-\d{6}$/);
+    expect(noted.notas_credito[0].folio_fiscal).toMatch(/^[0-9A-F-]{36}$/);
+    await expectError((await act(inv.id, { action: 'credit_note', monto: 10 })).res, 400, 'invalid_request');
+    const settled = (
+      await act(inv.id, { action: 'credit_note', monto: 2000, motivo: 'Cancelación del servicio' })
+    ).body.data;
+    expect(settled).toMatchObject({ estado: 'paid', saldo: 0 });
+    expect(await eventsOf(inv.id)).toEqual(['invoice.finalized', 'invoice.paid']);
+  });
+
+  it('voids only without payments or credit notes (409 says to issue a credit note); MX cancels the stamp', async () => {
+    const paid = await open();
+    await act(paid.id, { action: 'pay', monto: 1 });
+    const refused = await expectError((await act(paid.id, { action: 'void' })).res, 409, 'invalid_state');
+    expect(String(refused.error)).toMatch(/credit note/);
+    const inv = await open();
+    const voided = (await act(inv.id, { action: 'void', motivo: 'Error de captura' })).body.data;
+    expect(voided).toMatchObject({ estado: 'void', estado_fiscal: 'cancelled' });
+    expect(await eventsOf(inv.id)).toEqual(['invoice.finalized', 'invoice.voided']);
+  });
+
+  it('marks uncollectible from open, then takes payments or a void from there', async () => {
+    const inv = await open();
+    expect((await act(inv.id, { action: 'mark_uncollectible' })).body.data.estado).toBe('uncollectible');
+    await expectError((await act(inv.id, { action: 'mark_uncollectible' })).res, 409, 'invalid_state');
+    expect((await act(inv.id, { action: 'send' })).body.data.estado).toBe('uncollectible');
+    expect((await act(inv.id, { action: 'pay', monto: 2320 })).body.data.estado).toBe('paid');
+    expect(await eventsOf(inv.id)).toEqual([
+      'invoice.finalized',
+      'invoice.marked_uncollectible',
+      'invoice.sent',
+      'invoice.paid',
+    ]);
+  });
+
+  it('refuses each action from a state it does not start from, changing nothing', async () => {
+    const inv = await draft();
+    for (const action of ['send', 'pay', 'credit_note', 'void', 'mark_uncollectible']) {
+      const body =
+        action === 'pay'
+          ? { action, monto: 1 }
+          : action === 'credit_note'
+            ? { action, monto: 1, motivo: 'x' }
+            : { action };
+      await expectError((await act(inv.id, body)).res, 409, 'invalid_state');
+    }
+    await act(inv.id, { action: 'finalize' });
+    await expectError((await act(inv.id, { action: 'finalize' })).res, 409, 'invalid_state');
+    await expectError((await act(inv.id, { action: 'refund' })).res, 400, 'invalid_request');
+    expect(await eventsOf(inv.id)).toEqual(['invoice.finalized']);
+  });
+
+  it('sends the invoice to the client through the outbox, with its link', async () => {
+    const inv = await open();
+    await act(inv.id, { action: 'send' });
+    const [mail] = await t.db.query<{ subject: string; body: string; to_email: string }>(
+      'SELECT subject, body, to_email FROM email_outbox ORDER BY created_at DESC LIMIT 1',
+    );
+    expect(mail!.subject).toContain(inv.numero);
+    expect(mail!.body).toContain(inv.link_publico);
+    expect(mail!.to_email).toBe('pagos@tuerca.example');
+  });
+
+  it('replays an action with the same Idempotency-Key instead of paying twice', async () => {
+    const inv = await open();
+    const headers = { 'Idempotency-Key': `pay-${inv.id}` };
+    const a = await call('POST', `/facturas/${inv.id}`, { action: 'pay', monto: 100 }, sk, headers);
+    const b = await call('POST', `/facturas/${inv.id}`, { action: 'pay', monto: 100 }, sk, headers);
+    expect(b.res.headers.get('idempotent-replayed')).toBe('true');
+    expect(await b.res.text()).toBe(await a.res.text());
+    expect((await call('GET', `/facturas/${inv.id}`)).body.data.pagado).toBe(100);
+  });
+});
+
+describe('overdue and failed charges', () => {
+  it('fires invoice.overdue once with a reminder e-mail (helper and job)', async () => {
+    const inv = await draft();
+    await act(inv.id, { action: 'finalize' });
+    const helped = await call('POST', `/test_helpers/facturas/${inv.id}`, { action: 'overdue' });
+    expect(helped.res.status).toBe(200);
+    expect(helped.body.data.vence < new Date().toISOString().slice(0, 10)).toBe(true);
+    await fireOverdueInvoices(t.deps, new Date());
+    await fireOverdueInvoices(t.deps, new Date(Date.now() + 86_400_000));
+    expect(await eventsOf(inv.id)).toEqual(['invoice.finalized', 'invoice.overdue']);
+    const reminders = await t.db.query<{ subject: string }>(
+      `SELECT subject FROM email_outbox WHERE subject LIKE '%' || $1 || '%'`,
+      [helped.body.data.numero],
+    );
+    expect(reminders).toHaveLength(1);
+  });
+
+  it('records a failed charge without changing the invoice', async () => {
+    const inv = await draft();
+    await act(inv.id, { action: 'finalize' });
+    const { body } = await call('POST', `/test_helpers/facturas/${inv.id}`, {
+      action: 'payment_failed',
+      motivo: 'card_declined',
+    });
+    expect(body.data.estado).toBe('open');
+    expect(await eventsOf(inv.id)).toEqual(['invoice.finalized', 'invoice.payment_failed']);
+    await expectError(
+      (await call('POST', `/test_helpers/facturas/${inv.id}`, { action: 'payment_failed' }, skLive)).res,
+      403,
+      'insufficient_scope',
+    );
+  });
+});
+
+describe('quote action invoice', () => {
+  const approvedQuote = async (key = sk) => {
+    const created = await call(
+      'POST',
+      '/cotizaciones',
+      { cliente, items: [line(2, 1000)], cupon: 'BIENVENIDA10' },
+      key,
+    );
+    const id = created.body.data.id as string;
+    await call('POST', `/cotizaciones/${id}`, { action: 'send' }, key);
+    await call('POST', `/cotizaciones/${id}`, { action: 'approve' }, key);
+    return id;
+  };
+
+  it('invoices an approved quote: stamped, quote invoiced, invoice.stamped with the quote family data', async () => {
+    const id = await approvedQuote();
+    const { res, body } = await call('POST', `/cotizaciones/${id}`, { action: 'invoice' });
+    expect(res.status).toBe(200);
+    expect(body.data.status).toBe('invoiced');
+    expect(body.data.factura).toMatchObject({
+      estado: 'open',
+      numero: expect.stringMatching(/^F-\d{6}$/),
+      folio_fiscal: expect.stringMatching(/^[0-9A-F-]{36}$/),
+    });
+    const invoice = (await call('GET', `/facturas/${body.data.factura.id}`)).body.data;
+    expect(invoice).toMatchObject({
+      cotizacion_id: id,
+      total: 2088,
+      subtotal: 2000,
+      descuento: 200,
+      metodo_pago: 'PPD',
+      estado_fiscal: 'stamped',
+    });
+    const events = (await call('GET', `/events?object_id=${id}`)).body.data;
+    expect(events[0]).toMatchObject({
+      type: 'invoice.stamped',
+      object: 'quote',
+      data: { id, status: 'invoiced', total: 2088 },
+    });
+    await expectError(
+      (await call('POST', `/cotizaciones/${id}`, { action: 'invoice' })).res,
+      409,
+      'invalid_state',
+    );
+  });
+
+  it('a paid quote gives a paid invoice (PUE)', async () => {
+    const id = await approvedQuote();
+    await call('POST', `/cotizaciones/${id}`, { action: 'mark_paid' });
+    const { body } = await call('POST', `/cotizaciones/${id}`, { action: 'invoice' });
+    const invoice = (await call('GET', `/facturas/${body.data.factura.id}`)).body.data;
+    expect(invoice).toMatchObject({ estado: 'paid', metodo_pago: 'PUE', pagado: 2088, saldo: 0 });
+  });
+
+  it('a rejected stamping leaves the quote approved and creates no invoice', async () => {
+    const id = await approvedQuote();
+    const before = await count('invoices');
+    await call('POST', '/test_helpers/fiscal', { result: 'rejected', motivo: 'Régimen fiscal incorrecto' });
+    const error = await expectError(
+      (await call('POST', `/cotizaciones/${id}`, { action: 'invoice' })).res,
+      400,
+      'invalid_request',
+    );
+    expect(error.reason).toBe('fiscal_rejected');
+    expect((await call('GET', `/cotizaciones/${id}`)).body.data.status).toBe('approved');
+    expect(await count('invoices')).toBe(before);
+  });
+
+  it('refuses quotes that are not approved or paid', async () => {
+    const created = await call('POST', '/cotizaciones', { cliente, items: [line()] });
+    await expectError(
+      (await call('POST', `/cotizaciones/${created.body.data.id}`, { action: 'invoice' })).res,
+      409,
+      'invalid_state',
+    );
+  });
+
+  it('a non-MX organization issues commercial invoices with invoice.issued and no stamping', async () => {
+    const org = await createOrg(t.db, {
+      nombre: 'Estudio Olivo',
+      plan: 'developer',
+      country: 'ES',
+      currency: 'EUR',
+      currencies: ['EUR'],
+      default_tax_rate: 0.21,
+      locale: 'es',
+    });
+    const { key } = await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' });
+    const created = await call(
+      'POST',
+      '/cotizaciones',
+      { cliente: { empresa: 'Bodega Sol' }, items: [line(1, 100)] },
+      key,
+    );
+    const id = created.body.data.id;
+    await call('POST', `/cotizaciones/${id}`, { action: 'send' }, key);
+    await call('POST', `/cotizaciones/${id}`, { action: 'approve' }, key);
+    const { body } = await call('POST', `/cotizaciones/${id}`, { action: 'invoice' }, key);
+    expect(body.data.factura).toMatchObject({ estado: 'open', folio_fiscal: null, numero: 'F-000001' });
+    const invoice = (await call('GET', `/facturas/${body.data.factura.id}`, undefined, key)).body.data;
+    expect(invoice).toMatchObject({
+      pais: 'ES',
+      tipo: 'commercial',
+      estado_fiscal: 'not_applicable',
+      metodo_pago: null,
+      moneda: 'EUR',
+      total: 121,
+    });
+    const events = (await call('GET', `/events?object_id=${id}`, undefined, key)).body.data;
+    expect(events[0].type).toBe('invoice.issued');
+    // Numbers are per organization: this one's first is F-000001 while the demo's are far along.
+    const demo = (await call('GET', '/facturas?estado=open&limit=1')).body.data[0];
+    expect(demo.numero).not.toBe('F-000001');
+  });
+});

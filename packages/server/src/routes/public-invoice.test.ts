@@ -1,0 +1,135 @@
+import { extractText, getDocumentProxy } from 'unpdf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+
+let t: TestContext;
+let sk: string;
+beforeAll(async () => {
+  t = await createTestContext();
+  sk = t.seed.keys.sk_test_write;
+});
+afterAll(() => t.close());
+
+type Json = Record<string, any>;
+const api = async (method: string, path: string, body?: unknown) =>
+  ((await (await t.call(method, `/api/v1${path}`, { key: sk, body })).json()) as Json).data;
+const cliente = { empresa: 'Óptica Müller & Söhne', email: 'cuentas@optica.example' };
+
+/** A PDF's text, read back as a reader would (pdf.js through unpdf). */
+async function pdfText(response: Response): Promise<string> {
+  expect(response.headers.get('content-type')).toBe('application/pdf');
+  const pdf = await getDocumentProxy(new Uint8Array(await response.arrayBuffer()));
+  const { text } = await extractText(pdf, { mergePages: true });
+  return text.replace(/\s+/g, ' ');
+}
+
+const openInvoice = async () => {
+  const draft = await api('POST', '/facturas', {
+    cliente,
+    items: [
+      { descripcion: 'Lentes progresivos', cantidad: 2, precio_unitario: 3500 },
+      { descripcion: 'Ajuste y garantía', cantidad: 1, precio_unitario: 450.5 },
+    ],
+  });
+  const open = await api('POST', `/facturas/${draft.id}`, { action: 'finalize' });
+  await api('POST', `/facturas/${draft.id}`, {
+    action: 'pay',
+    monto: 1000,
+    metodo: 'efectivo',
+    referencia: 'Caja 3',
+  });
+  return { ...open, token: open.link_publico.split('/i/')[1] as string };
+};
+
+describe('public invoice page /i/<token>', () => {
+  it('shows the state, balance, payments and folio fiscal, localized, under a strict CSP, without notes or costs', async () => {
+    const inv = await openInvoice();
+    const res = await t.app.request(`/i/${inv.token}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const page = await res.text();
+    expect(page).toContain(`Factura ${inv.numero}`);
+    expect(page).toContain('Pendiente de pago');
+    expect(page).toContain(inv.folio_fiscal);
+    expect(page).toContain('Caja 3');
+    expect(page).toContain('$7,642.58'); // saldo: 8,642.58 total − 1,000 paid
+    expect(page).toContain('Óptica Müller &amp; Söhne');
+    expect(page).not.toMatch(/<script/i);
+    expect(page).toContain(`/i/${inv.token}/pdf`);
+    expect(page).toContain(`/i/${inv.token}/cfdi.xml`);
+    const english = await (await t.app.request(`/i/${inv.token}?lang=en`)).text();
+    expect(english).toContain('Awaiting payment');
+    expect(english).toContain('Balance due');
+  });
+
+  it('answers 404 for unknown tokens and drafts', async () => {
+    const draft = await api('POST', '/facturas', {
+      cliente,
+      items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 1 }],
+    });
+    const [row] = await t.db.query<{ token: string }>('SELECT token FROM invoices WHERE id = $1', [draft.id]);
+    expect((await t.app.request(`/i/${row!.token}`)).status).toBe(404);
+    expect((await t.app.request(`/i/${row!.token}/pdf`)).status).toBe(404);
+    expect((await t.app.request('/i/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
+    expect((await t.app.request('/i/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/cfdi.xml')).status).toBe(404);
+  });
+
+  it('the PDF carries the same figures as the page, in the requested language', async () => {
+    const inv = await openInvoice();
+    const text = await pdfText(await t.app.request(`/i/${inv.token}/pdf`));
+    for (const expected of [
+      `Factura ${inv.numero}`,
+      'Lentes progresivos',
+      '$7,000.00',
+      '$450.50',
+      '$8,642.58',
+      '$7,642.58',
+      'Caja 3',
+      inv.folio_fiscal,
+      'Pendiente de pago',
+      'Óptica Müller & Söhne',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    const german = await pdfText(await t.app.request(`/i/${inv.token}/pdf?lang=de`));
+    expect(german).toContain(`Rechnung ${inv.numero}`);
+    expect(german).toContain('Offener Betrag');
+  });
+
+  it('serves the stamped CFDI as XML, only for its own token', async () => {
+    const inv = await openInvoice();
+    const res = await t.app.request(`/i/${inv.token}/cfdi.xml`);
+    expect(res.headers.get('content-type')).toContain('application/xml');
+    const xml = await res.text();
+    expect(xml).toContain(`UUID="${inv.folio_fiscal}"`);
+    const other = await openInvoice();
+    expect(await (await t.app.request(`/i/${other.token}/cfdi.xml`)).text()).not.toContain(inv.folio_fiscal);
+  });
+});
+
+describe('quote PDF /q/<token>/pdf', () => {
+  it('prints the quote with the figures of its page, and the page links it', async () => {
+    const created = await api('POST', '/cotizaciones', {
+      cliente,
+      items: [{ descripcion: 'Armazón de titanio', cantidad: 2, precio_unitario: 1000 }],
+      cupon: 'BIENVENIDA10',
+      send: true,
+    });
+    const token = created.link_publico.split('/q/')[1];
+    const page = await (await t.app.request(`/q/${token}`)).text();
+    expect(page).toContain(`/q/${token}/pdf`);
+    const text = await pdfText(await t.app.request(`/q/${token}/pdf`));
+    for (const expected of [
+      `Cotización ${created.folio}`,
+      'Armazón de titanio',
+      '$2,000.00',
+      '$200.00',
+      '$288.00',
+      '$2,088.00',
+      'BIENVENIDA10',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect((await t.app.request('/q/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/pdf')).status).toBe(404);
+  });
+});

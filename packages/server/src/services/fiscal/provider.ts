@@ -1,0 +1,32 @@
+import type { ClientRecord } from '../../repositories/clients.js';
+import type { InvoiceItemRow, InvoiceRow } from '../../repositories/invoices.js';
+import type { Org } from '../orgs.js';
+
+/** What a stamping needs: the invoice (or the credit note's invoice), its lines and the parties. */
+export interface StampRequest {
+  /** `I` an invoice (ingreso), `E` a credit note (egreso) related to the invoice's folio fiscal. */
+  kind: 'I' | 'E';
+  /** The number the document will carry (`F-000001`, `NC-000001`). */
+  numero: string;
+  invoice: InvoiceRow;
+  items: InvoiceItemRow[];
+  org: Org;
+  client: ClientRecord | undefined;
+  /** A credit note's amount, tax included. */
+  monto?: number;
+  /** When it is issued (the sandbox dates the stamp with it). */
+  now: Date;
+}
+
+/** The outcome of a stamping: a folio fiscal and the stamped XML, or why not. */
+export type StampResult =
+  | { status: 'stamped'; uuid: string; xml: string }
+  | { status: 'rejected'; motivo: string }
+  | { status: 'unavailable'; retryAfterSeconds: number };
+
+/** A fiscal provider (PAC) that stamps CFDI for Mexican organizations. */
+export interface FiscalProvider {
+  /** For logs and the sandbox mark. */
+  readonly name: string;
+  stamp(request: StampRequest): Promise<StampResult>;
+}

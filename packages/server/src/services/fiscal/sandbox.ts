@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { buildCfdi } from './cfdi.js';
+import type { FiscalProvider, StampRequest, StampResult } from './provider.js';
+
+/**
+ * The built-in sandbox provider (test mode and the default): stamps at once with a random folio
+ * fiscal, in a CFDI 4.0-shaped document whose `TimbreFiscalDigital` says it is a sandbox stamp.
+ */
+export const sandboxProvider: FiscalProvider = {
+  name: 'sandbox',
+  async stamp(request: StampRequest): Promise<StampResult> {
+    const uuid = randomUUID().toUpperCase();
+    const xml = buildCfdi(request, {
+      uuid,
+      fechaTimbrado: request.now.toISOString().slice(0, 19),
+      rfcProvCertif: 'SVC000000SB0',
+      sandbox: true,
+    });
+    return { status: 'stamped', uuid, xml };
+  },
+};

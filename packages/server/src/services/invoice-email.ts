@@ -1,0 +1,50 @@
+import { formatMoney } from '@svc/core';
+import type { Queryable } from '../db/database.js';
+import { INVOICE_MESSAGES } from '../i18n/invoice-page.js';
+import type { Lang } from '../i18n/messages.js';
+import { findClientById } from '../repositories/clients.js';
+import type { InvoiceRow } from '../repositories/invoices.js';
+import type { AppDeps } from '../types.js';
+import { balanceOf, invoiceLink } from './invoice-view.js';
+import type { Org } from './orgs.js';
+import type { QueuedEmail } from './quote-email.js';
+
+/**
+ * Writes an invoice e-mail to the client into the outbox, inside the caller's transaction, in the
+ * invoice's language: the invoice itself (`send`) or an overdue reminder. Like quotes' e-mails, it
+ * goes out through SMTP only for live invoices with an SMTP server and a client address, after the
+ * transaction commits; otherwise it stays in the outbox with the reason.
+ */
+export async function queueInvoiceEmail(
+  tx: Queryable,
+  deps: Pick<AppDeps, 'config'> & { mailer?: AppDeps['mailer'] },
+  options: { invoice: InvoiceRow; org: Org; kind: 'invoice' | 'reminder' },
+): Promise<QueuedEmail | null> {
+  const { invoice, org } = options;
+  const m = INVOICE_MESSAGES[invoice.language as Lang] ?? INVOICE_MESSAGES.es;
+  const client = await findClientById(tx, { orgId: org.id, mode: invoice.mode }, invoice.cliente_id);
+  const link = invoiceLink(deps.config.publicUrl, invoice) ?? '';
+  const money = (value: number) => formatMoney(value, invoice.moneda, invoice.language);
+  const due = invoice.vence ?? '';
+  const numero = invoice.numero ?? '';
+  const subject =
+    options.kind === 'invoice' ? m.emailSubject(numero, org.nombre) : m.reminderSubject(numero, org.nombre);
+  const text =
+    options.kind === 'invoice'
+      ? m.emailBody(invoice.cliente_nombre, org.nombre, numero, money(invoice.total), due, link)
+      : m.reminderBody(invoice.cliente_nombre, numero, money(balanceOf(invoice)), due, link);
+  const to = client?.email ?? null;
+  const skipped = !to
+    ? 'no_client_email'
+    : invoice.mode === 'test'
+      ? 'test_mode'
+      : !deps.mailer
+        ? 'no_smtp'
+        : null;
+  const [row] = await tx.query<{ id: string }>(
+    `INSERT INTO email_outbox (org_id, mode, quote_id, to_email, subject, body, status, skipped_reason)
+     VALUES ($1, $2, NULL, $3, $4, $5, $6, $7) RETURNING id`,
+    [org.id, invoice.mode, to, subject, text, skipped ? 'skipped' : 'pending', skipped],
+  );
+  return skipped ? null : { outboxId: row!.id, to: to!, subject, text };
+}

@@ -1,0 +1,671 @@
+import { type ClienteRequest, type Discount, fromMinor, type QuoteLineRequest, toMinor } from '@svc/core';
+import type { Queryable } from '../db/database.js';
+import { ApiError, invalidRequest, invalidState, notFound } from '../errors.js';
+import { encodeCursor } from '../http/cursor.js';
+import { countryLang } from '../i18n/messages.js';
+import { randomBase62 } from '../ids.js';
+import {
+  type ClientRecord,
+  clientEventData,
+  countClients,
+  findClientById,
+  findClientByIdentity,
+  insertClient,
+} from '../repositories/clients.js';
+import { insertEvent } from '../repositories/events.js';
+import {
+  findCreditNotes,
+  findInvoice,
+  findInvoiceItems,
+  findInvoicePayments,
+  type InvoiceListQuery,
+  type InvoiceRow,
+  type InvoiceState,
+  insertCreditNote,
+  insertInvoice,
+  insertInvoicePayment,
+  listInvoices,
+  type NewInvoice,
+  setFiscalOverride,
+  takeFiscalOverride,
+  takeNumber,
+  updateInvoice,
+} from '../repositories/invoices.js';
+import type { AppDeps } from '../types.js';
+import { type FiscalProvider, fiscalProviders, type StampResult, sandboxProvider } from './fiscal/index.js';
+import { queueInvoiceEmail } from './invoice-email.js';
+import { balanceOf, invoiceDetail, invoiceEventData, invoiceListItem } from './invoice-view.js';
+import type { KeyWithOrg } from './key-store.js';
+import { findOrg, type Org } from './orgs.js';
+import { PLANS, planLimitError } from './plans.js';
+import { itemRows, resolveLines, totalsFor } from './pricing.js';
+import { deliverQueuedEmail, type QueuedEmail } from './quote-email.js';
+import { addDays } from './quote-sending.js';
+import { apiActor } from './quotes.js';
+
+/** Actions of POST /facturas/{id} (design.md section 11). */
+export const INVOICE_ACTIONS = [
+  'finalize',
+  'send',
+  'pay',
+  'credit_note',
+  'void',
+  'mark_uncollectible',
+] as const;
+export type InvoiceAction = (typeof INVOICE_ACTIONS)[number];
+
+export const PAYMENT_METHODS = ['transferencia', 'efectivo', 'tarjeta', 'cheque', 'otro'] as const;
+
+/** A validated POST /facturas body. */
+export interface InvoiceRequest {
+  cliente_id?: string | undefined;
+  cliente?: ClienteRequest | undefined;
+  items: QuoteLineRequest[];
+  moneda?: string | undefined;
+  iva_incluido?: boolean | undefined;
+  descuento?: Discount | null | undefined;
+  vence?: string | undefined;
+  dias_credito?: number | undefined;
+  metodo_pago?: 'PUE' | 'PPD' | undefined;
+  notas?: string | undefined;
+}
+
+/** A validated POST /facturas/{id} body. */
+export interface InvoiceActionRequest {
+  action: InvoiceAction;
+  monto?: number | undefined;
+  fecha?: string | undefined;
+  metodo?: (typeof PAYMENT_METHODS)[number] | undefined;
+  referencia?: string | undefined;
+  motivo?: string | undefined;
+}
+
+type Scope = { orgId: string; mode: 'test' | 'live' };
+const scopeOf = (auth: KeyWithOrg): Scope => ({ orgId: auth.org.id, mode: auth.key.mode });
+
+const today = (now: Date) => now.toISOString().slice(0, 10);
+
+const fiscalUnavailable = (retryAfterSeconds: number, message?: string) =>
+  new ApiError(
+    503,
+    'fiscal_unavailable',
+    message ?? 'The fiscal stamping service is not available right now; nothing was changed. Retry later.',
+    {},
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+
+const fiscalRejected = (motivo: string) =>
+  invalidRequest(`The fiscal authority refused the document: ${motivo}`, {
+    reason: 'fiscal_rejected',
+    motivo,
+  });
+
+/** A stamping refused inside a transaction, carried out of it so that the transaction rolls back. */
+class StampRefused extends Error {
+  constructor(readonly motivo: string) {
+    super(motivo);
+  }
+}
+
+/** POST /facturas: a draft invoice, priced by the one `computeTotals`. No event (the spec states none). */
+export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: InvoiceRequest) {
+  const { org } = auth;
+  const scope = scopeOf(auth);
+  const currency = body.moneda ?? org.currency;
+  if (!org.currencies.includes(currency)) {
+    throw invalidRequest(
+      `moneda: ${currency} is not a currency of this business (${org.currencies.join(', ')})`,
+    );
+  }
+  if (body.cliente_id !== undefined && body.cliente !== undefined) {
+    throw invalidRequest('cliente_id and cliente: send one of them, not both');
+  }
+  if (body.cliente_id === undefined && body.cliente === undefined) {
+    throw invalidRequest('cliente: an invoice needs a client (cliente or cliente_id)');
+  }
+  if (body.vence !== undefined && body.dias_credito !== undefined) {
+    throw invalidRequest('vence and dias_credito: send one of them, not both');
+  }
+  const now = deps.now();
+  const vence = body.vence ?? addDays(now, body.dias_credito ?? 30);
+  if (vence < today(now)) throw invalidRequest('vence: must be today or later');
+  const mexican = org.country === 'MX';
+  const invoice = await deps.db.transaction(async (tx) => {
+    const client = await resolveClient(tx, auth, body);
+    const lines = await resolveLines(tx, scope, org, body.items, currency, { publishable: false });
+    const discount = body.descuento ?? null;
+    const totals = totalsFor(lines, {
+      currency,
+      ivaIncluido: body.iva_incluido ?? false,
+      defaultTaxRate: org.default_tax_rate,
+      discount,
+    });
+    const row: NewInvoice = {
+      token: randomBase62(40),
+      estado_fiscal: mexican ? 'pending' : 'not_applicable',
+      pais: org.country,
+      tipo: mexican ? 'cfdi' : 'commercial',
+      moneda: currency,
+      iva_incluido: body.iva_incluido ?? false,
+      descuento_solicitado: discount,
+      subtotal: totals.subtotal,
+      descuento: totals.descuento,
+      impuestos: totals.impuestos,
+      total: totals.total,
+      vence,
+      dias_credito: body.dias_credito ?? 30,
+      // Paid in one payment (PUE) only when said so; an invoice with credit is paid in parts (PPD).
+      metodo_pago: mexican ? (body.metodo_pago ?? (vence > today(now) ? 'PPD' : 'PUE')) : null,
+      cliente_id: client.id,
+      cliente_nombre: client.empresa,
+      cotizacion_id: null,
+      language: countryLang(client.country_code) ?? org.locale,
+      notas: body.notas ?? null,
+      created_by: apiActor(auth),
+    };
+    return insertInvoice(tx, scope, row, itemRows(lines, totals));
+  });
+  return detailOf(deps, auth, invoice);
+}
+
+/** The client an invoice names: by id (400 `invalid_client`), or found or created from `cliente`. */
+async function resolveClient(tx: Queryable, auth: KeyWithOrg, body: InvoiceRequest): Promise<ClientRecord> {
+  const scope = scopeOf(auth);
+  if (body.cliente_id !== undefined) {
+    const client = /^[0-9a-f-]{36}$/i.test(body.cliente_id)
+      ? await findClientById(tx, scope, body.cliente_id)
+      : undefined;
+    if (!client)
+      throw new ApiError(400, 'invalid_client', `cliente_id: no client ${body.cliente_id} in the directory`);
+    return client;
+  }
+  const data = body.cliente!;
+  const found = await findClientByIdentity(tx, scope, { email: data.email ?? null, empresa: data.empresa });
+  if (found) return found;
+  const limit = PLANS[auth.org.plan].maxClients;
+  if ((await countClients(tx, scope)) >= limit) throw planLimitError('clients', auth.org.plan, limit);
+  const client = await insertClient(tx, scope, {
+    ...data,
+    fiscal: (data.fiscal as Record<string, string> | undefined) ?? null,
+  });
+  await insertEvent(tx, {
+    orgId: scope.orgId,
+    mode: scope.mode,
+    type: 'client.created',
+    object: 'client',
+    objectId: client.id,
+    data: clientEventData(client),
+    actor: apiActor(auth),
+  });
+  return client;
+}
+
+/** GET /facturas: newest first, by cursor. */
+export async function listInvoicePage(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  query: InvoiceListQuery,
+): Promise<{
+  data: ReturnType<typeof invoiceListItem>[];
+  meta: { limit: number; next_cursor: string | null };
+}> {
+  const rows = await listInvoices(deps.db, scopeOf(auth), query);
+  const page = rows.slice(0, query.limit);
+  const more = rows.length > query.limit;
+  return {
+    data: page.map((row) => invoiceListItem(row, deps.config.publicUrl)),
+    meta: { limit: query.limit, next_cursor: more ? encodeCursor(page[page.length - 1]!.seq) : null },
+  };
+}
+
+/** GET /facturas/{id}. */
+export async function getInvoiceDetail(deps: AppDeps, auth: KeyWithOrg, id: string) {
+  const invoice = await findInvoice(deps.db, scopeOf(auth), id);
+  if (!invoice) throw notFound('Invoice');
+  return detailOf(deps, auth, invoice);
+}
+
+async function detailOf(deps: AppDeps, auth: KeyWithOrg, invoice: InvoiceRow) {
+  const [items, payments, notes] = await Promise.all([
+    findInvoiceItems(deps.db, invoice.id),
+    findInvoicePayments(deps.db, invoice.id),
+    findCreditNotes(deps.db, invoice.id),
+  ]);
+  return invoiceDetail(
+    invoice,
+    { items, payments, notes },
+    deps.config.publicUrl,
+    auth.key.kind === 'secret',
+  );
+}
+
+/** Source states of each action (design.md section 11). */
+const FROM: Record<InvoiceAction, InvoiceState[]> = {
+  finalize: ['draft'],
+  send: ['open', 'uncollectible', 'paid'],
+  pay: ['open', 'uncollectible'],
+  credit_note: ['open', 'uncollectible'],
+  void: ['open', 'uncollectible'],
+  mark_uncollectible: ['open'],
+};
+
+const wrongState = (invoice: InvoiceRow, action: string) =>
+  invalidState(
+    `Cannot ${action} an invoice in estado ${invoice.estado}; allowed from: ${FROM[action as InvoiceAction].join(', ')}. Nothing was changed.`,
+  );
+
+/**
+ * The provider that stamps an organization's invoices in this mode: the sandbox in test mode (with
+ * the result forced by POST /test_helpers/fiscal, taken here, outside the action's transaction, so
+ * that it is used once even when the action then fails), the configured one in live mode, or none
+ * (503 `fiscal_unavailable`: live invoices are never stamped by a stand-in).
+ */
+async function providerFor(deps: AppDeps, auth: KeyWithOrg): Promise<FiscalProvider> {
+  if (auth.key.mode === 'test') {
+    const forced = await takeFiscalOverride(deps.db, auth.org.id);
+    if (!forced || forced.result === 'stamped') return sandboxProvider;
+    const outcome: StampResult =
+      forced.result === 'rejected'
+        ? {
+            status: 'rejected',
+            motivo:
+              forced.motivo ??
+              'CFDI40145: the receiver RFC is not in the list of RFCs registered with the SAT',
+          }
+        : { status: 'unavailable', retryAfterSeconds: 30 };
+    return { name: 'sandbox', stamp: async () => outcome };
+  }
+  const live = fiscalProviders(deps.config).live;
+  if (!live) {
+    throw fiscalUnavailable(
+      300,
+      'No fiscal provider is configured for live invoices (FISCAL_PROVIDER); nothing was changed.',
+    );
+  }
+  return live;
+}
+
+/** Stamps inside a transaction: the folio fiscal and XML, or a refusal or outage thrown out of it. */
+async function stampInTx(
+  tx: Queryable,
+  provider: FiscalProvider,
+  request: Omit<Parameters<FiscalProvider['stamp']>[0], 'items' | 'client'> & { clientId: string },
+) {
+  const scope = { orgId: request.org.id, mode: request.invoice.mode };
+  const [items, client] = await Promise.all([
+    findInvoiceItems(tx, request.invoice.id),
+    findClientById(tx, scope, request.clientId),
+  ]);
+  const outcome = await provider.stamp({ ...request, items, client });
+  if (outcome.status === 'unavailable') throw fiscalUnavailable(outcome.retryAfterSeconds);
+  if (outcome.status === 'rejected') throw new StampRefused(outcome.motivo);
+  return outcome;
+}
+
+/** Issues a draft inside a transaction: its number, its stamp (MX), `open` (or `paid`). */
+async function finalizeInTx(
+  tx: Queryable,
+  provider: FiscalProvider | null,
+  org: Org,
+  invoice: InvoiceRow,
+  now: Date,
+): Promise<InvoiceRow> {
+  const scope = { orgId: org.id, mode: invoice.mode };
+  // The number is taken in the same transaction as the stamp: a refusal rolls both back, so
+  // numbers are never skipped, and the counter's row lock keeps them in commit order.
+  const numero = await takeNumber(tx, scope, 'F');
+  let stamp: { uuid: string; xml: string } | null = null;
+  if (invoice.tipo === 'cfdi') {
+    stamp = await stampInTx(tx, provider!, {
+      kind: 'I',
+      numero,
+      invoice: { ...invoice, numero },
+      org,
+      clientId: invoice.cliente_id,
+      now,
+    });
+  }
+  return updateInvoice(tx, invoice.id, {
+    numero,
+    estado: 'open',
+    emitida: today(now),
+    estado_fiscal: stamp ? 'stamped' : 'not_applicable',
+    motivo_fiscal: null,
+    folio_fiscal: stamp?.uuid ?? null,
+    cfdi_xml: stamp?.xml ?? null,
+  });
+}
+
+/** POST /facturas/{id}: one action in one transaction with its event; 409 from a wrong state. */
+export async function runInvoiceAction(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  id: string,
+  body: InvoiceActionRequest,
+) {
+  const scope = scopeOf(auth);
+  const { org } = auth;
+  const now = deps.now();
+  const actor = apiActor(auth);
+  const event = (tx: Queryable, type: string, invoice: InvoiceRow) =>
+    insertEvent(tx, {
+      orgId: org.id,
+      mode: scope.mode,
+      type,
+      object: 'invoice',
+      objectId: invoice.id,
+      data: invoiceEventData(invoice),
+      actor,
+    });
+  const peek = await findInvoice(deps.db, scope, id);
+  if (!peek) throw notFound('Invoice');
+  if (!FROM[body.action].includes(peek.estado)) throw wrongState(peek, body.action);
+  checkAmount(peek, body);
+  let queued: QueuedEmail | null = null;
+  const stamps = (body.action === 'finalize' || body.action === 'credit_note') && peek.tipo === 'cfdi';
+  const provider = stamps ? await providerFor(deps, auth) : null;
+  try {
+    const invoice = await deps.db.transaction(async (tx) => {
+      const current = await findInvoice(tx, scope, id, true);
+      if (!current) throw notFound('Invoice');
+      if (!FROM[body.action].includes(current.estado)) throw wrongState(current, body.action);
+      checkAmount(current, body);
+      switch (body.action) {
+        case 'finalize': {
+          const done = await finalizeInTx(tx, provider, org, current, now);
+          await event(tx, 'invoice.finalized', done);
+          return done;
+        }
+        case 'send': {
+          queued = await queueInvoiceEmail(tx, deps, { invoice: current, org, kind: 'invoice' });
+          await event(tx, 'invoice.sent', current);
+          return current;
+        }
+        case 'pay': {
+          await insertInvoicePayment(tx, current.id, {
+            monto: body.monto!,
+            fecha: body.fecha ?? today(now),
+            metodo: body.metodo ?? 'transferencia',
+            referencia: body.referencia ?? null,
+          });
+          return settle(tx, current, { pagado: add(current.pagado, body.monto!, current.moneda) }, event);
+        }
+        case 'credit_note': {
+          const numero = await takeNumber(tx, scope, 'NC');
+          const stamp =
+            current.tipo === 'cfdi'
+              ? await stampInTx(tx, provider!, {
+                  kind: 'E',
+                  numero,
+                  invoice: current,
+                  org,
+                  clientId: current.cliente_id,
+                  monto: body.monto!,
+                  now,
+                })
+              : null;
+          await insertCreditNote(tx, current.id, {
+            numero,
+            monto: body.monto!,
+            motivo: body.motivo!,
+            folio_fiscal: stamp?.uuid ?? null,
+            cfdi_xml: stamp?.xml ?? null,
+          });
+          return settle(
+            tx,
+            current,
+            { acreditado: add(current.acreditado, body.monto!, current.moneda) },
+            event,
+          );
+        }
+        case 'void': {
+          if (current.pagado > 0 || current.acreditado > 0) {
+            throw invalidState(
+              'This invoice has payments or credit notes and cannot be voided: issue a credit note for the balance instead. Nothing was changed.',
+            );
+          }
+          const voided = await updateInvoice(tx, current.id, {
+            estado: 'void',
+            ...(current.estado_fiscal === 'stamped' ? { estado_fiscal: 'cancelled' as const } : {}),
+          });
+          await event(tx, 'invoice.voided', voided);
+          return voided;
+        }
+        case 'mark_uncollectible': {
+          const marked = await updateInvoice(tx, current.id, { estado: 'uncollectible' });
+          await event(tx, 'invoice.marked_uncollectible', marked);
+          return marked;
+        }
+      }
+    });
+    if (queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, queued);
+    return detailOf(deps, auth, invoice);
+  } catch (error) {
+    if (!(error instanceof StampRefused)) throw error;
+    // The refusal is recorded; the invoice stays a draft (a credit note is simply not issued).
+    if (body.action === 'finalize') {
+      await deps.db.transaction(async (tx) => {
+        const current = await findInvoice(tx, scope, id, true);
+        if (current?.estado === 'draft') {
+          await updateInvoice(tx, id, { estado_fiscal: 'rejected', motivo_fiscal: error.motivo });
+        }
+      });
+    }
+    throw fiscalRejected(error.motivo);
+  }
+}
+
+const add = (a: number, b: number, currency: string) =>
+  fromMinor(toMinor(a, currency) + toMinor(b, currency), currency);
+
+/** 400 unless a payment or credit note's amount is above 0 and at most the balance. */
+function checkAmount(invoice: InvoiceRow, body: InvoiceActionRequest) {
+  if (body.action !== 'pay' && body.action !== 'credit_note') return;
+  if (body.monto === undefined) throw invalidRequest('monto: required');
+  if (body.action === 'credit_note' && !body.motivo)
+    throw invalidRequest('motivo: required for a credit note');
+  const monto = toMinor(body.monto, invoice.moneda);
+  if (monto <= 0) throw invalidRequest('monto: must be greater than 0');
+  const saldo = toMinor(balanceOf(invoice), invoice.moneda);
+  if (monto > saldo) {
+    throw invalidRequest(`monto: must be at most the balance, ${balanceOf(invoice)} ${invoice.moneda}`);
+  }
+}
+
+/** Records a payment or credit: `paid`, with `invoice.paid`, when nothing is left to collect. */
+async function settle(
+  tx: Queryable,
+  invoice: InvoiceRow,
+  change: { pagado?: number; acreditado?: number },
+  event: (tx: Queryable, type: string, invoice: InvoiceRow) => Promise<string>,
+): Promise<InvoiceRow> {
+  const next = { ...invoice, ...change };
+  const settled = toMinor(balanceOf(next), invoice.moneda) === 0;
+  const updated = await updateInvoice(tx, invoice.id, {
+    ...change,
+    ...(settled ? { estado: 'paid' as const } : {}),
+  });
+  if (settled) await event(tx, 'invoice.paid', updated);
+  return updated;
+}
+
+/**
+ * Quote action `invoice`: an invoice from the quote's client, lines and totals, finalized at once
+ * in the same transaction as the quote's move to `invoiced`. A paid quote gives a paid invoice
+ * (PUE). A refused stamping rolls everything back: 400 `fiscal_rejected`, the quote unchanged.
+ */
+export async function invoiceFromQuote(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  tx: Queryable,
+  quote: {
+    id: string;
+    status: string;
+    cliente_id: string;
+    cliente_nombre: string;
+    moneda: string;
+    iva_incluido: boolean;
+    descuento_solicitado: Discount | null;
+    subtotal: number;
+    descuento: number;
+    impuestos: number;
+    total: number;
+    language: string | null;
+    draft_language: string;
+  },
+  items: Parameters<typeof insertInvoice>[3],
+  provider: FiscalProvider | null,
+): Promise<InvoiceRow> {
+  const { org } = auth;
+  const scope = scopeOf(auth);
+  const now = deps.now();
+  const mexican = org.country === 'MX';
+  const paid = quote.status === 'paid';
+  const dias = 30;
+  const draft = await insertInvoice(
+    tx,
+    scope,
+    {
+      token: randomBase62(40),
+      estado_fiscal: mexican ? 'pending' : 'not_applicable',
+      pais: org.country,
+      tipo: mexican ? 'cfdi' : 'commercial',
+      moneda: quote.moneda,
+      iva_incluido: quote.iva_incluido,
+      descuento_solicitado: quote.descuento_solicitado,
+      subtotal: quote.subtotal,
+      descuento: quote.descuento,
+      impuestos: quote.impuestos,
+      total: quote.total,
+      vence: paid ? today(now) : addDays(now, dias),
+      dias_credito: paid ? 0 : dias,
+      metodo_pago: mexican ? (paid ? 'PUE' : 'PPD') : null,
+      cliente_id: quote.cliente_id,
+      cliente_nombre: quote.cliente_nombre,
+      cotizacion_id: quote.id,
+      language: quote.language ?? quote.draft_language,
+      notas: null,
+      created_by: apiActor(auth),
+    },
+    items,
+  );
+  let invoice = await finalizeInTx(tx, provider, org, draft, now);
+  if (paid) {
+    await insertInvoicePayment(tx, invoice.id, {
+      monto: invoice.total,
+      fecha: today(now),
+      metodo: 'otro',
+      referencia: null,
+    });
+    invoice = await updateInvoice(tx, invoice.id, { pagado: invoice.total, estado: 'paid' });
+  }
+  return invoice;
+}
+
+/** The provider for a quote's invoice (see {@link providerFor}); none for a non-MX organization. */
+export async function quoteInvoiceProvider(deps: AppDeps, auth: KeyWithOrg): Promise<FiscalProvider | null> {
+  return auth.org.country === 'MX' ? providerFor(deps, auth) : null;
+}
+
+export { fiscalRejected, StampRefused };
+
+/** POST /test_helpers/fiscal: forces the result of the organization's next stamping in test mode. */
+export async function forceFiscalResult(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  body: { result: 'stamped' | 'rejected' | 'unavailable'; motivo?: string | undefined },
+) {
+  await setFiscalOverride(deps.db, auth.org.id, body.result, body.motivo ?? null);
+  return { object: 'fiscal_override', result: body.result, motivo: body.motivo ?? null };
+}
+
+/**
+ * The overdue job: once per open invoice past its due date, `invoice.overdue` and a reminder
+ * e-mail to the client in the outbox, each invoice in its own transaction (several processes may
+ * run it at once: the row lock and `overdue_at` make each fire once).
+ */
+export async function fireOverdueInvoices(
+  deps: Pick<AppDeps, 'db' | 'config' | 'mailer'>,
+  now: Date,
+  onlyId?: string,
+): Promise<number> {
+  const due = await deps.db.query<{ id: string; org_id: string; mode: 'test' | 'live' }>(
+    `SELECT id, org_id, mode FROM invoices
+     WHERE estado = 'open' AND vence < $1::date AND overdue_at IS NULL AND ($2::uuid IS NULL OR id = $2)
+     ORDER BY vence LIMIT 500`,
+    [today(now), onlyId ?? null],
+  );
+  let fired = 0;
+  for (const { id, org_id, mode } of due) {
+    const done = await deps.db.transaction(async (tx) => {
+      const invoice = await findInvoice(tx, { orgId: org_id, mode }, id, true);
+      if (
+        !invoice ||
+        invoice.estado !== 'open' ||
+        invoice.overdue_at ||
+        !invoice.vence ||
+        invoice.vence >= today(now)
+      ) {
+        return false;
+      }
+      const marked = await updateInvoice(tx, id, { overdue_at: now.toISOString() });
+      const org = (await findOrg(tx, { id: org_id }))!;
+      const queued = await queueInvoiceEmail(tx, deps, { invoice: marked, org, kind: 'reminder' });
+      await insertEvent(tx, {
+        orgId: org_id,
+        mode,
+        type: 'invoice.overdue',
+        object: 'invoice',
+        objectId: id,
+        data: invoiceEventData(marked),
+        actor: 'system',
+      });
+      return { queued };
+    });
+    if (done) fired += 1;
+    if (done && done.queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, done.queued);
+  }
+  return fired;
+}
+
+/** POST /test_helpers/facturas/{id}: `overdue` (due yesterday, then the job) or `payment_failed`. */
+export async function runInvoiceTestHelper(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  id: string,
+  body: { action: 'overdue' | 'payment_failed'; motivo?: string | undefined },
+) {
+  const scope = scopeOf(auth);
+  const now = deps.now();
+  if (body.action === 'overdue') {
+    await deps.db.transaction(async (tx) => {
+      const invoice = await findInvoice(tx, scope, id, true);
+      if (!invoice) throw notFound('Invoice');
+      if (invoice.estado !== 'open') {
+        throw invalidState(`Only an open invoice can become overdue; this one is ${invoice.estado}.`);
+      }
+      await updateInvoice(tx, id, { vence: addDays(now, -1) });
+    });
+    await fireOverdueInvoices(deps, now, id);
+  } else {
+    await deps.db.transaction(async (tx) => {
+      const invoice = await findInvoice(tx, scope, id, true);
+      if (!invoice) throw notFound('Invoice');
+      if (invoice.estado !== 'open' && invoice.estado !== 'uncollectible') {
+        throw invalidState(
+          `A charge can only fail on an open or uncollectible invoice; this one is ${invoice.estado}.`,
+        );
+      }
+      await insertEvent(tx, {
+        orgId: scope.orgId,
+        mode: scope.mode,
+        type: 'invoice.payment_failed',
+        object: 'invoice',
+        objectId: id,
+        data: invoiceEventData(invoice),
+        actor: apiActor(auth),
+      });
+    });
+  }
+  return getInvoiceDetail(deps, auth, id);
+}

@@ -1,0 +1,60 @@
+import { invalidState, notFound } from '../errors.js';
+import { insertEvent } from '../repositories/events.js';
+import { findQuote, findQuoteItems, updateQuote } from '../repositories/quotes.js';
+import type { AppDeps } from '../types.js';
+import { fiscalRejected, invoiceFromQuote, quoteInvoiceProvider, StampRefused } from './invoices.js';
+import type { KeyWithOrg } from './key-store.js';
+import { quoteDetail, quoteEventData } from './quote-view.js';
+import { apiActor } from './quotes.js';
+
+/**
+ * Quote action `invoice` (from `approved` or `paid`): the invoice is created from the quote and
+ * finalized (stamped in Mexico) in the same transaction that moves the quote to `invoiced`, with
+ * `invoice.stamped` (MX) or `invoice.issued` (elsewhere) carrying the quote family's data. A
+ * refused stamping rolls it all back: 400 `fiscal_rejected`, the quote unchanged, no invoice.
+ */
+export async function invoiceQuote(deps: AppDeps, auth: KeyWithOrg, id: string) {
+  const scope = { orgId: auth.org.id, mode: auth.key.mode };
+  const peek = await findQuote(deps.db, scope, id);
+  if (!peek) throw notFound('Quote');
+  const allowed = ['approved', 'paid'];
+  const wrong = (status: string) =>
+    invalidState(
+      `Cannot invoice a quote in status ${status}; allowed from: ${allowed.join(', ')}. Nothing was changed.`,
+    );
+  if (!allowed.includes(peek.status)) throw wrong(peek.status);
+  const provider = await quoteInvoiceProvider(deps, auth);
+  try {
+    const { quote, invoice } = await deps.db.transaction(async (tx) => {
+      const current = await findQuote(tx, scope, id, true);
+      if (!current) throw notFound('Quote');
+      if (!allowed.includes(current.status)) throw wrong(current.status);
+      const items = await findQuoteItems(tx, current.id);
+      const invoice = await invoiceFromQuote(deps, auth, tx, current, items, provider);
+      const quote = await updateQuote(tx, current.id, { status: 'invoiced' });
+      await insertEvent(tx, {
+        orgId: scope.orgId,
+        mode: scope.mode,
+        type: invoice.tipo === 'cfdi' ? 'invoice.stamped' : 'invoice.issued',
+        object: 'quote',
+        objectId: quote.id,
+        data: quoteEventData(quote),
+        actor: apiActor(auth),
+      });
+      return { quote, invoice };
+    });
+    const items = await findQuoteItems(deps.db, quote.id);
+    return {
+      ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret'),
+      factura: {
+        id: invoice.id,
+        numero: invoice.numero,
+        folio_fiscal: invoice.folio_fiscal,
+        estado: invoice.estado,
+      },
+    };
+  } catch (error) {
+    if (error instanceof StampRefused) throw fiscalRejected(error.motivo);
+    throw error;
+  }
+}
