@@ -10,6 +10,7 @@ import { createTestContext, type TestContext } from './testing/harness.js';
 let t: TestContext;
 let quoteId: string;
 let clientId: string;
+let invoiceId: string;
 const ORIGIN = { origin: 'http://127.0.0.1:8787' };
 
 beforeAll(async () => {
@@ -24,6 +25,15 @@ beforeAll(async () => {
     await t.call('GET', `/api/v1/cotizaciones/${quoteId}`, { key: t.seed.keys.sk_test_write })
   ).json()) as { data: { cliente_id: string } };
   clientId = detail.data.cliente_id;
+  const invoice = await t.call('POST', '/api/v1/facturas', {
+    key: t.seed.keys.sk_test_write,
+    body: { items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 1e9 }], cliente: { empresa: 'Fuzz' } },
+  });
+  invoiceId = ((await invoice.json()) as { data: { id: string } }).data.id;
+  await t.call('POST', `/api/v1/facturas/${invoiceId}`, {
+    key: t.seed.keys.sk_test_write,
+    body: { action: 'finalize' },
+  });
 });
 afterAll(() => t.close());
 
@@ -31,7 +41,8 @@ const counts = async () =>
   (
     await t.db.query<{ n: string }>(
       `SELECT (SELECT count(*) FROM quotes) || '/' || (SELECT count(*) FROM clients) || '/' || (SELECT count(*) FROM products) || '/' ||
-              (SELECT count(*) FROM webhook_endpoints) || '/' || (SELECT count(*) FROM events) || '/' || (SELECT sum(uses) FROM coupons) AS n`,
+              (SELECT count(*) FROM webhook_endpoints) || '/' || (SELECT count(*) FROM events) || '/' || (SELECT sum(uses) FROM coupons) || '/' ||
+              (SELECT count(*) FROM invoices) || '/' || (SELECT count(*) FROM invoice_payments) || '/' || (SELECT count(*) FROM credit_notes) AS n`,
     )
   )[0]!.n;
 
@@ -102,6 +113,18 @@ const targets = () => [
     path: `/api/v1/cotizaciones/${quoteId}`,
     key: t.seed.keys.sk_test_write,
     base: valid.action,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/facturas',
+    key: t.seed.keys.sk_test_write,
+    base: { ...valid.quote, cupon: undefined, vence: '2099-12-31', metodo_pago: 'PPD' },
+  },
+  {
+    method: 'POST',
+    path: `/api/v1/facturas/${invoiceId}`,
+    key: t.seed.keys.sk_test_write,
+    base: { action: 'pay', monto: 1, metodo: 'efectivo', referencia: 'R-1' },
   },
   {
     method: 'POST',

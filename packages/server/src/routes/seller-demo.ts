@@ -9,12 +9,14 @@ import type { KeyWithOrg } from '../services/key-store.js';
 import { QUOTE_ACTIONS, runQuoteAction } from '../services/quote-actions.js';
 import { listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
+import { invoiceSellerRoutes, invoicesSection } from './seller/invoices-section.js';
 
 const ACTIONS_BY_STATUS: Record<string, string[]> = {
   draft: ['send'],
   sent: ['approve', 'reject', 'resend'],
   viewed: ['approve', 'reject', 'resend'],
-  approved: ['mark_paid'],
+  approved: ['mark_paid', 'invoice'],
+  paid: ['invoice'],
   expired: ['resend'],
 };
 
@@ -58,6 +60,7 @@ ${quotes.map(
   )}</td><td>${q.status === 'draft' ? '—' : html`<a href="${q.link_publico}" target="_blank" rel="noopener">ver</a>`}</td></tr>`,
 )}
 </tbody></table>
+${await invoicesSection(deps, auth)}
 <h2>Eventos</h2><ul class="events">${events.records.map((e) => html`<li>${e.created_at} · <strong>${e.type}</strong> · ${String(e.data.folio ?? e.data.empresa ?? e.object_id)} · ${e.actor}</li>`)}</ul>
 </main></body></html>`,
       200,
@@ -66,6 +69,7 @@ ${quotes.map(
   };
   return new Hono<AppEnv>()
     .get('/demo/seller', (c) => page(c))
+    .route('/', invoiceSellerRoutes(deps, seller, page))
     .post('/demo/seller/:id/:action', async (c) => {
       const auth = await seller();
       const id = c.req.param('id');
