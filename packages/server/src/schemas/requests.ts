@@ -54,5 +54,5 @@ export const productCreateSchema = v.strictObject({
 
 /** POST /test_helpers/cotizaciones/{id}. */
 export const testHelperSchema = v.strictObject({
-  action: v.picklist(['open', 'expire'], 'must be open or expire'),
+  action: v.picklist(['open', 'expire', 'break_promises'], 'must be open, expire or break_promises'),
 });

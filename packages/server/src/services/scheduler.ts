@@ -2,16 +2,20 @@ import type { Database } from '../db/database.js';
 import { maintainPglite } from '../db/pglite-maintenance.js';
 import type { Logger } from '../logger.js';
 import { LONGEST_RATE_WINDOW_MS } from '../middleware/rate-limit.js';
+import { breakDuePromises } from './promises.js';
 import { expireDueQuotes } from './quote-actions.js';
 
 /**
- * One round of housekeeping: expires quotes past their validity and drops rate-limit windows that
+ * One round of housekeeping: expires quotes past their validity, breaks promises to pay past their
+ * date, and drops rate-limit windows that
  * have ended, idempotency keys past their 24 hours, and old delivery records. Safe to run on
  * several processes at once.
  */
 export async function runHousekeeping(db: Database, logger: Logger, now: () => Date): Promise<void> {
   const expired = await expireDueQuotes(db, now());
   if (expired > 0) logger.info('quotes expired', { count: expired });
+  const broken = await breakDuePromises(db, now());
+  if (broken > 0) logger.info('promises broken', { count: broken });
   // Only windows that have ended: the longest (failed coupon codes) lasts ten minutes.
   await db.query('DELETE FROM rate_counters WHERE window_start < $1', [
     now().getTime() - LONGEST_RATE_WINDOW_MS,
