@@ -16,6 +16,7 @@ import { publicQuoteRoutes } from './routes/public-quote.js';
 import { quoteRoutes } from './routes/quotes.js';
 import { sellerDemoRoutes } from './routes/seller-demo.js';
 import { staticRoutes } from './routes/static.js';
+import { taskRoutes } from './routes/tasks.js';
 import { testModeRoutes } from './routes/test-mode.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { ElementsConfigCache } from './services/elements-config.js';
@@ -40,7 +41,8 @@ export function createApp(deps: AppDeps) {
     .route('/', eventRoutes(deps))
     .route('/', outboxRoutes(deps))
     .route('/', webhookRoutes(deps))
-    .route('/', elementsRoutes(deps, configs));
+    .route('/', elementsRoutes(deps, configs))
+    .route('/', taskRoutes(deps));
   // Public: the description of the API needs no key.
   app.route('/', apiDocsRoutes(deps));
   app.route('/api/v1', api);

@@ -10,22 +10,12 @@ import { enumParam, intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { QUOTE_STATUSES } from '../repositories/quotes.js';
-import { testHelperSchema } from '../schemas/requests.js';
+import { isoDate, testHelperSchema } from '../schemas/requests.js';
 import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { deleteDraft, QUOTE_ACTIONS, runQuoteAction, runTestHelper } from '../services/quote-actions.js';
 import { createQuote, getQuoteDetail, listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
-
-/** An ISO calendar date (`YYYY-MM-DD`) that exists. */
-export const isoDate = v.pipe(
-  v.string('must be a date like 2026-12-31'),
-  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-12-31'),
-  v.check((day) => {
-    const date = new Date(`${day}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-  }, 'must be a date that exists, like 2026-12-31'),
-);
 
 /** Fields of the actions `pay` and `promise`, and the plan of `resend` (design.md section 12). */
 const gettingPaidEntries = {

@@ -56,3 +56,38 @@ export const productCreateSchema = v.strictObject({
 export const testHelperSchema = v.strictObject({
   action: v.picklist(['open', 'expire', 'break_promises'], 'must be open, expire or break_promises'),
 });
+
+/** An ISO calendar date (`YYYY-MM-DD`) that exists. */
+export const isoDate = v.pipe(
+  v.string('must be a date like 2026-12-31'),
+  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-12-31'),
+  v.check((day) => {
+    const date = new Date(`${day}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+  }, 'must be a date that exists, like 2026-12-31'),
+);
+
+/** POST /tareas (design.md section 13). */
+export const taskCreateSchema = v.strictObject({
+  titulo: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(200, 'must be at most 200 characters'),
+  ),
+  due_date: v.optional(v.nullable(isoDate)),
+  cotizacion_id: v.optional(
+    v.nullable(v.pipe(v.string('must be a string'), v.uuid('must be a quote id (UUID)'))),
+  ),
+  factura_id: v.optional(
+    v.nullable(v.pipe(v.string('must be a string'), v.uuid('must be an invoice id (UUID)'))),
+  ),
+  notas: v.optional(
+    v.nullable(v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5000 characters'))),
+  ),
+});
+
+/** POST /tareas/{id}. */
+export const taskActionSchema = v.strictObject({
+  action: v.picklist(['complete'], 'must be complete'),
+});
