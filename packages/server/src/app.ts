@@ -19,6 +19,7 @@ import { staticRoutes } from './routes/static.js';
 import { taskRoutes } from './routes/tasks.js';
 import { testModeRoutes } from './routes/test-mode.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { workflowRoutes } from './routes/workflows.js';
 import { ElementsConfigCache } from './services/elements-config.js';
 import type { AppDeps, AppEnv } from './types.js';
 
@@ -42,7 +43,8 @@ export function createApp(deps: AppDeps) {
     .route('/', outboxRoutes(deps))
     .route('/', webhookRoutes(deps))
     .route('/', elementsRoutes(deps, configs))
-    .route('/', taskRoutes(deps));
+    .route('/', taskRoutes(deps))
+    .route('/', workflowRoutes(deps));
   // Public: the description of the API needs no key.
   app.route('/', apiDocsRoutes(deps));
   app.route('/api/v1', api);

@@ -84,6 +84,8 @@ CREATE TABLE workflows (
   nombre text NOT NULL,
   objeto text NOT NULL CHECK (objeto IN ('cotizacion', 'factura')),
   pasos jsonb NOT NULL,
+  -- Statuses of the records it runs on; null: any.
+  estados text[],
   activo boolean NOT NULL DEFAULT true,
   created_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (org_id, nombre)
