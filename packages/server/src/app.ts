@@ -5,6 +5,7 @@ import { publishableCors } from './middleware/cors.js';
 import { PreflightOrigins } from './middleware/origin.js';
 import { requestContext } from './middleware/request-context.js';
 import { apiDocsRoutes } from './routes/api-docs.js';
+import { collectionsRoutes } from './routes/collections.js';
 import { configFastPath, fetchWithFastPath } from './routes/config-fast-path.js';
 import { directoryRoutes } from './routes/directory.js';
 import { draftRoutes } from './routes/drafts.js';
@@ -44,7 +45,8 @@ export function createApp(deps: AppDeps) {
     .route('/', webhookRoutes(deps))
     .route('/', elementsRoutes(deps, configs))
     .route('/', taskRoutes(deps))
-    .route('/', workflowRoutes(deps));
+    .route('/', workflowRoutes(deps))
+    .route('/', collectionsRoutes(deps));
   // Public: the description of the API needs no key.
   app.route('/', apiDocsRoutes(deps));
   app.route('/api/v1', api);
