@@ -9,6 +9,7 @@ import type { KeyWithOrg } from '../services/key-store.js';
 import { QUOTE_ACTIONS, runQuoteAction } from '../services/quote-actions.js';
 import { listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
+import { collectionsSection, collectionsSectionRoutes } from './seller/collections-section.js';
 
 const ACTIONS_BY_STATUS: Record<string, string[]> = {
   draft: ['send'],
@@ -58,6 +59,7 @@ ${quotes.map(
   )}</td><td>${q.status === 'draft' ? '—' : html`<a href="${q.link_publico}" target="_blank" rel="noopener">ver</a>`}</td></tr>`,
 )}
 </tbody></table>
+${await collectionsSection(deps, auth)}
 <h2>Eventos</h2><ul class="events">${events.records.map((e) => html`<li>${e.created_at} · <strong>${e.type}</strong> · ${String(e.data.folio ?? e.data.empresa ?? e.object_id)} · ${e.actor}</li>`)}</ul>
 </main></body></html>`,
       200,
@@ -65,6 +67,7 @@ ${quotes.map(
     );
   };
   return new Hono<AppEnv>()
+    .route('/', collectionsSectionRoutes(deps, seller))
     .get('/demo/seller', (c) => page(c))
     .post('/demo/seller/:id/:action', async (c) => {
       const auth = await seller();

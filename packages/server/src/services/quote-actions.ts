@@ -1,6 +1,6 @@
 import type { Discount, PaymentPlan, QuoteLineRequest } from '@svc/core';
 import type { Database, Queryable } from '../db/database.js';
-import { invalidState, notFound } from '../errors.js';
+import { invalidRequest, invalidState, notFound } from '../errors.js';
 import { findClientById } from '../repositories/clients.js';
 import { insertEvent } from '../repositories/events.js';
 import { keepAllPromises } from '../repositories/payments.js';
@@ -100,6 +100,12 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
       if (action === 'mark_paid')
         await promiseEvents(tx, 'promise.kept', await keepAllPromises(tx, current.id), actor);
       return moved;
+    }
+    if ((action === 'pay' || action === 'promise') && request.monto === undefined) {
+      throw invalidRequest('monto: required');
+    }
+    if (action === 'promise' && request.fecha_promesa === undefined) {
+      throw invalidRequest('fecha_promesa: required');
     }
     if (action === 'pay') {
       const { monto, payment_method, fecha, referencia } = request;
