@@ -314,3 +314,42 @@ describe('promises', () => {
     expect(d.promesas[0].estado).toBe('kept');
   });
 });
+
+describe("the merchant's usual plan (widget settings)", () => {
+  it('is in /elements/config with its line in five languages and given to the widget’s quotes', async () => {
+    const origin = t.seed.publishable_origins[0] ?? 'http://localhost:5173';
+    const asWidget = (method: string, path: string, body?: unknown) =>
+      t.call(method, `/api/v1${path}`, { key: t.seed.keys.pk_test, body, headers: { origin } });
+    const before = ((await (await asWidget('GET', '/elements/config')).json()) as Json).data;
+    expect(before.plan_pagos).toBeNull();
+    await t.db.query(
+      `UPDATE orgs SET widget = widget || '{"plan_pagos": {"tipo": "anticipo", "porcentaje": 50}}' WHERE id = $1`,
+      [t.seed.org.id],
+    );
+    t.deps.keys.invalidate(`org:${t.seed.org.id}`);
+    try {
+      const config = ((await (await asWidget('GET', '/elements/config')).json()) as Json).data;
+      expect(config.plan_pagos).toEqual({
+        tipo: 'anticipo',
+        porcentaje: 50,
+        texto: {
+          es: '50 % de anticipo, saldo a la entrega',
+          en: '50 % deposit, balance on delivery',
+          pt: '50 % de entrada, saldo na entrega',
+          fr: 'Acompte de 50 %, solde à la livraison',
+          de: '50 % Anzahlung, Rest bei Lieferung',
+        },
+      });
+      const created = await asWidget('POST', '/cotizaciones', {
+        items,
+        cliente: { ...cliente, email: 'w@x.example' },
+      });
+      expect(created.status).toBe(200);
+      const id = ((await created.json()) as Json).data.id;
+      expect((await detail(id)).plan_pagos).toEqual({ tipo: 'anticipo', porcentaje: 50 });
+    } finally {
+      await t.db.query(`UPDATE orgs SET widget = widget - 'plan_pagos' WHERE id = $1`, [t.seed.org.id]);
+      t.deps.keys.invalidate(`org:${t.seed.org.id}`);
+    }
+  });
+});
