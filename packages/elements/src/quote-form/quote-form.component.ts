@@ -86,6 +86,7 @@ const asError = (error: unknown) =>
  * @csspart line - one line
  * @csspart coupon - the coupon field
  * @csspart totals - subtotal, discount, tax and total
+ * @csspart plan - the merchant's usual payment plan, under the totals
  * @csspart client - the client fields
  * @csspart submit - the submit button
  * @csspart success - the view after the quote is created
