@@ -147,3 +147,30 @@ describe('tasks', () => {
     await expectError(pk, 403, 'insufficient_scope');
   });
 });
+
+describe('test-mode reset', () => {
+  it('wipes the sandbox tasks, payments and promises, and keeps the live ones', async () => {
+    const live = t.seed.keys.sk_live_write;
+    const liveTask = (await call('POST', '/tareas', { titulo: 'En vivo' }, live)).body.data;
+    const created = await call('POST', '/cotizaciones', {
+      items: [{ descripcion: 'X', cantidad: 1, precio_unitario: 100 }],
+      cliente: { empresa: 'Reinicio SA' },
+      send: true,
+    });
+    const id = created.body.data.id;
+    await call('POST', `/cotizaciones/${id}`, { action: 'approve' });
+    await call('POST', `/cotizaciones/${id}`, { action: 'pay', monto: 10 });
+    const today = new Date().toISOString().slice(0, 10);
+    await call('POST', `/cotizaciones/${id}`, { action: 'promise', fecha_promesa: today, monto: 10 });
+    await call('POST', '/tareas', { titulo: 'Prueba' });
+    const res = await t.call('POST', '/api/test-mode/reset', { key: sk });
+    expect(res.status).toBe(200);
+    for (const table of ['tasks', 'quote_payments', 'payment_promises']) {
+      const rows = await t.db.query(`SELECT 1 FROM ${table} WHERE org_id = $1 AND mode = 'test'`, [
+        t.seed.org.id,
+      ]);
+      expect(rows, table).toHaveLength(0);
+    }
+    expect((await call('GET', `/tareas/${liveTask.id}`, undefined, live)).res.status).toBe(200);
+  });
+});
