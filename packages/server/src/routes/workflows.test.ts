@@ -94,13 +94,19 @@ describe('workflows', () => {
         activo: true,
       }),
     ];
-    const sent = await newQuote();
-    const approved = await newQuote();
-    await call('POST', `/cotizaciones/${approved.id}`, { action: 'approve' });
-    const { body } = await invoke(workflow!.id, [sent.id, approved.id]);
-    expect(body.data.resultados.map((r: Json) => r.ok)).toEqual([true, false]);
-    expect((await call('GET', `/tareas?cotizacion_id=${approved.id}`)).body.data).toHaveLength(0);
-    expect((await call('GET', `/events?object_id=${sent.id}&type=quote.updated`)).body.data).toHaveLength(1);
+    // Alone, and inside the transaction of an Idempotency-Key (each record then in a savepoint).
+    for (const headers of [{}, { 'idempotency-key': `wf-${randomUUID()}` }]) {
+      const sent = await newQuote();
+      const approved = await newQuote();
+      await call('POST', `/cotizaciones/${approved.id}`, { action: 'approve' });
+      const { body } = await invoke(workflow!.id, [sent.id, approved.id], headers);
+      expect(body.data.resultados.map((r: Json) => r.ok)).toEqual([true, false]);
+      expect((await call('GET', `/tareas?cotizacion_id=${approved.id}`)).body.data).toHaveLength(0);
+      expect((await call('GET', `/tareas?cotizacion_id=${sent.id}`)).body.data).toHaveLength(1);
+      expect((await call('GET', `/events?object_id=${sent.id}&type=quote.updated`)).body.data).toHaveLength(
+        1,
+      );
+    }
   });
 
   it('adds a seller comment with add_comment', async () => {
