@@ -43,6 +43,15 @@ describe('concurrent payments on one quote, two processes', () => {
     expect((await call(0, 'POST', `/cotizaciones/${id}`, { action: 'send' })).status).toBe(200);
     expect((await call(1, 'POST', `/cotizaciones/${id}`, { action: 'approve' })).status).toBe(200);
 
+    // Each process computes the collections report once; the other's payments must show in it.
+    const receivable = async (i: number) =>
+      ((await call(i, 'GET', '/cobranza')).body.data.monedas as { por_cobrar: number }[]).reduce(
+        (sum, m) => sum + m.por_cobrar,
+        0,
+      );
+    expect(await receivable(0)).toBe(28420);
+    expect(await receivable(1)).toBe(28420);
+
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         call(i, 'POST', `/cotizaciones/${id}`, { action: 'pay', monto: 284.2 }),
@@ -64,5 +73,7 @@ describe('concurrent payments on one quote, two processes', () => {
     expect(paid).toHaveLength(1);
     const partial = (await call(0, 'GET', `/events?object_id=${id}&type=payment.partial&limit=100`)).body;
     expect(partial.data).toHaveLength(99);
+    expect(await receivable(0)).toBe(0);
+    expect(await receivable(1)).toBe(0);
   });
 });

@@ -55,7 +55,12 @@ export async function readCollections(
   db: Queryable,
   scope: { orgId: string; mode: string },
   query: CollectionsQuery,
-): Promise<{ monedas: CurrencyReceivables[]; clientes: ClientReceivables[]; total: number }> {
+): Promise<{
+  monedas: CurrencyReceivables[];
+  clientes: ClientReceivables[];
+  total: number;
+  version: number;
+}> {
   const params: unknown[] = [scope.orgId, scope.mode, query.asOf, query.limit, query.offset];
   let filters = '';
   if (query.clienteId !== undefined) {
@@ -71,6 +76,7 @@ export async function readCollections(
     monedas: CurrencyReceivables[];
     clientes: ClientReceivables[];
     total: number;
+    version: number;
   }>(
     `WITH docs AS MATERIALIZED (
        SELECT cliente_id, moneda, saldo, vence, $3::date - vence AS dias FROM (${receivableDocuments(filters)}) d
@@ -81,7 +87,7 @@ export async function readCollections(
      ), page AS (
        SELECT * FROM per_client ORDER BY vencido DESC, saldo DESC, cliente_id, moneda LIMIT $4 OFFSET $5
      )
-     SELECT
+     SELECT ${VERSION_SQL} AS version,
        (SELECT coalesce(json_agg(m ORDER BY m.moneda), '[]'::json) FROM (
           SELECT moneda, sum(saldo) AS por_cobrar, ${bucket('dias > 0')} AS vencido,
             json_build_object('al_corriente', ${bucket('dias <= 0')}, 'd1_30', ${bucket('dias BETWEEN 1 AND 30')},
@@ -112,5 +118,22 @@ export async function readCollections(
     })),
     clientes: row!.clientes.map((c) => ({ ...c, saldo: Number(c.saldo), vencido: Number(c.vencido) })),
     total: row!.total,
+    version: Number(row!.version),
   };
+}
+
+// In the report's own statement, so the version is the one of the snapshot the report was read in.
+const VERSION_SQL =
+  '(SELECT coalesce(max(version), 0) FROM receivables_versions WHERE org_id = $1 AND mode = $2)';
+
+/** The version of an organization's receivable book in a mode (0 before any change). */
+export async function receivablesVersion(
+  db: Queryable,
+  scope: { orgId: string; mode: string },
+): Promise<number> {
+  const [row] = await db.query<{ version: number }>(`SELECT ${VERSION_SQL} AS version`, [
+    scope.orgId,
+    scope.mode,
+  ]);
+  return Number(row?.version ?? 0);
 }

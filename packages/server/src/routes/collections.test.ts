@@ -125,6 +125,26 @@ describe('GET /cobranza', () => {
     expect(beta1.meta.total).toBe(1);
   });
 
+  it('serves the report again from memory only while the book is unchanged', async () => {
+    const saldo = async () =>
+      ((await call('GET', `/cobranza?cliente_id=${beta}`)).body.data.clientes[0]?.saldo as number) ?? 0;
+    expect(await saldo()).toBe(5000);
+    const [quote] = await t.db.query<{ id: string }>(`SELECT id FROM quotes WHERE cliente_id = $1`, [beta]);
+    await call('POST', `/cotizaciones/${quote!.id}`, { action: 'pay', monto: 1000 });
+    expect(await saldo()).toBe(4000);
+    await call('PATCH', `/clientes/${beta}`, { empresa: 'Beta Renombrada' });
+    expect((await call('GET', `/cobranza?cliente_id=${beta}`)).body.data.clientes[0].cliente).toBe(
+      'Beta Renombrada',
+    );
+    const today = new Date().toISOString().slice(0, 10);
+    await call('POST', `/cotizaciones/${quote!.id}`, { action: 'promise', fecha_promesa: today, monto: 5 });
+    expect((await call('GET', `/cobranza?cliente_id=${beta}`)).body.data.clientes[0].promesa_pendiente).toBe(
+      true,
+    );
+    await call('POST', `/cotizaciones/${quote!.id}`, { action: 'mark_paid' });
+    expect(await saldo()).toBe(0);
+  });
+
   it('keeps test and live books apart', async () => {
     const live = (await call('GET', '/cobranza', undefined, t.seed.keys.sk_live_write)).body;
     expect(live.data).toMatchObject({ monedas: [], clientes: [] });

@@ -90,3 +90,40 @@ CREATE TABLE workflows (
   created_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (org_id, nombre)
 );
+
+-- GET /cobranza is a report over the whole receivable book, read far more often than the book
+-- changes. Each change to it bumps its organization's and mode's version, whoever makes it (a
+-- payment, an approval from the client's page, a promise, a client's new name or terms), so a
+-- process can serve the report it computed at that version again from memory, after one primary
+-- key read; it recomputes only when the version moved.
+CREATE TABLE receivables_versions (
+  org_id uuid NOT NULL REFERENCES orgs (id) ON DELETE CASCADE,
+  mode text NOT NULL CHECK (mode IN ('test', 'live')),
+  version bigint NOT NULL,
+  PRIMARY KEY (org_id, mode)
+);
+
+CREATE FUNCTION bump_receivables_version() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  changed record;
+BEGIN
+  IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
+  INSERT INTO receivables_versions (org_id, mode, version) VALUES (changed.org_id, changed.mode, 1)
+  ON CONFLICT (org_id, mode) DO UPDATE SET version = receivables_versions.version + 1;
+  RETURN NULL;
+END
+$$;
+
+-- Quotes are receivable while approved: only updates into, within or out of that state count
+-- (an insert is never approved), so creating and sending quotes pay nothing for this.
+CREATE TRIGGER quotes_receivables AFTER UPDATE ON quotes
+  FOR EACH ROW WHEN (NEW.status = 'approved' OR OLD.status = 'approved')
+  EXECUTE FUNCTION bump_receivables_version();
+CREATE TRIGGER quotes_receivables_delete AFTER DELETE ON quotes
+  FOR EACH ROW WHEN (OLD.status = 'approved')
+  EXECUTE FUNCTION bump_receivables_version();
+CREATE TRIGGER promises_receivables AFTER INSERT OR UPDATE OR DELETE ON payment_promises
+  FOR EACH ROW EXECUTE FUNCTION bump_receivables_version();
+CREATE TRIGGER clients_receivables AFTER UPDATE OF empresa, terminos ON clients
+  FOR EACH ROW WHEN (NEW.empresa IS DISTINCT FROM OLD.empresa OR NEW.terminos IS DISTINCT FROM OLD.terminos)
+  EXECUTE FUNCTION bump_receivables_version();
