@@ -27,7 +27,10 @@ export async function getCollections(
     '|',
   );
   let reports = cache.get(deps.db);
-  if (!reports) cache.set(deps.db, (reports = new Map()));
+  if (!reports) {
+    reports = new Map();
+    cache.set(deps.db, reports);
+  }
   let report = reports.get(key);
   if (!report || report.version !== (await receivablesVersion(deps.db, scope))) {
     report = await readCollections(deps.db, scope, { ...query, asOf });
