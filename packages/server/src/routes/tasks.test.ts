@@ -105,6 +105,7 @@ describe('tasks', () => {
     [{ titulo: 'ok', cotizacion_id: 'nope' }, 'cotizacion_id'],
     [{ titulo: 'ok', cotizacion_id: '00000000-0000-4000-8000-000000000000' }, 'cotizacion_id'],
     [{ titulo: 'ok', extra: 1 }, 'extra'],
+    [{ titulo: 'ok', factura_id: '00000000-0000-4000-8000-000000000000' }, 'factura_id'],
   ])('refuses %j with 400 naming %s, writing nothing', async (body, field) => {
     const before = await count();
     const res = await call('POST', '/tareas', body);

@@ -55,6 +55,11 @@ async function exists(
   scope: { orgId: string; mode: string },
   id: string,
 ) {
+  // Invoices come with /facturas; where that table is not there, no invoice exists.
+  if (table === 'invoices') {
+    const [present] = await db.query<{ ok: boolean }>("SELECT to_regclass('invoices') IS NOT NULL AS ok");
+    if (!present?.ok) return false;
+  }
   const rows = await db.query(`SELECT 1 FROM ${table} WHERE id = $1 AND org_id = $2 AND mode = $3`, [
     id,
     scope.orgId,
