@@ -9,6 +9,12 @@ export {
   toMinor,
 } from './money.js';
 export {
+  classifyPayment,
+  type PaymentPlan,
+  paymentSchedule,
+  type ScheduledPayment,
+} from './payment-plan.js';
+export {
   type ClienteRequest,
   clienteSchema,
   descuentoSchema,
@@ -16,6 +22,7 @@ export {
   fiscalSchema,
   MAX_LINES,
   type PreviewRequest,
+  paymentPlanSchema,
   previewRequestSchema,
   type QuoteLineRequest,
   type QuoteRequest,

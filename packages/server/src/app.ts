@@ -5,6 +5,7 @@ import { publishableCors } from './middleware/cors.js';
 import { PreflightOrigins } from './middleware/origin.js';
 import { requestContext } from './middleware/request-context.js';
 import { apiDocsRoutes } from './routes/api-docs.js';
+import { collectionsRoutes } from './routes/collections.js';
 import { configFastPath, fetchWithFastPath } from './routes/config-fast-path.js';
 import { directoryRoutes } from './routes/directory.js';
 import { draftRoutes } from './routes/drafts.js';
@@ -18,8 +19,10 @@ import { publicQuoteRoutes } from './routes/public-quote.js';
 import { quoteRoutes } from './routes/quotes.js';
 import { sellerDemoRoutes } from './routes/seller-demo.js';
 import { staticRoutes } from './routes/static.js';
+import { taskRoutes } from './routes/tasks.js';
 import { testModeRoutes } from './routes/test-mode.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { workflowRoutes } from './routes/workflows.js';
 import { ElementsConfigCache } from './services/elements-config.js';
 import type { AppDeps, AppEnv } from './types.js';
 
@@ -43,7 +46,10 @@ export function createApp(deps: AppDeps) {
     .route('/', eventRoutes(deps))
     .route('/', outboxRoutes(deps))
     .route('/', webhookRoutes(deps))
-    .route('/', elementsRoutes(deps, configs));
+    .route('/', elementsRoutes(deps, configs))
+    .route('/', taskRoutes(deps))
+    .route('/', workflowRoutes(deps))
+    .route('/', collectionsRoutes(deps));
   // Public: the description of the API needs no key.
   app.route('/', apiDocsRoutes(deps));
   app.route('/api/v1', api);

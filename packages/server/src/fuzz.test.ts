@@ -34,7 +34,28 @@ beforeAll(async () => {
     key: t.seed.keys.sk_test_write,
     body: { action: 'finalize' },
   });
+  gettingPaid = await gettingPaidTargets();
 });
+
+/** Getting paid (design.md sections 12 and 13): an approved quote, a task and a workflow to fuzz. */
+let gettingPaid: { approvedId: string; taskId: string; workflowId: string };
+async function gettingPaidTargets() {
+  const key = t.seed.keys.sk_test_write;
+  const json = async (method: string, path: string, body?: unknown) =>
+    ((await (await t.call(method, `/api/v1${path}`, { key, body })).json()) as { data: Record<string, any> })
+      .data;
+  const quote = await json('POST', '/cotizaciones', {
+    items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 1000 }],
+    cliente: { empresa: 'Fuzz' },
+    send: true,
+  });
+  await json('POST', `/cotizaciones/${quote.id}`, { action: 'approve' });
+  const task = await json('POST', '/tareas', { titulo: 'Fuzz' });
+  const workflows = (await (await t.call('GET', '/api/v1/workflows', { key })).json()) as {
+    data: { id: string }[];
+  };
+  return { approvedId: quote.id as string, taskId: task.id as string, workflowId: workflows.data[0]!.id };
+}
 afterAll(() => t.close());
 
 const counts = async () =>
@@ -131,6 +152,36 @@ const targets = () => [
     path: '/api/v1/cotizaciones/ia',
     key: t.seed.keys.sk_test_write,
     base: { prompt: 'tres laptops' },
+  },
+  {
+    method: 'POST',
+    path: `/api/v1/cotizaciones/${gettingPaid.approvedId}`,
+    key: t.seed.keys.sk_test_write,
+    base: { action: 'pay', monto: 0.01, payment_method: 'efectivo', fecha: '2026-01-31' },
+  },
+  {
+    method: 'POST',
+    path: `/api/v1/cotizaciones/${gettingPaid.approvedId}`,
+    key: t.seed.keys.sk_test_write,
+    base: { action: 'promise', fecha_promesa: '2099-01-31', monto: 1 },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/tareas',
+    key: t.seed.keys.sk_test_write,
+    base: { titulo: 'x', due_date: '2026-12-01' },
+  },
+  {
+    method: 'POST',
+    path: `/api/v1/tareas/${gettingPaid.taskId}`,
+    key: t.seed.keys.sk_test_write,
+    base: { action: 'complete' },
+  },
+  {
+    method: 'POST',
+    path: `/api/v1/workflows/${gettingPaid.workflowId}/invoke`,
+    key: t.seed.keys.sk_test_write,
+    base: { ids: [gettingPaid.approvedId] },
   },
 ];
 

@@ -144,6 +144,33 @@ export const descuentoSchema = v.variant(
   'tipo must be porcentaje or monto',
 );
 
+/** `plan_pagos`: cash (the default), a deposit of 1–99 % then the balance, or 2–24 installments. */
+export const paymentPlanSchema = v.variant(
+  'tipo',
+  [
+    v.strictObject({ tipo: v.literal('contado') }),
+    v.strictObject({
+      tipo: v.literal('anticipo'),
+      porcentaje: v.pipe(
+        v.number('must be a number'),
+        v.finite('must be from 1 to 99'),
+        v.minValue(1, 'must be from 1 to 99'),
+        v.maxValue(99, 'must be from 1 to 99'),
+      ),
+    }),
+    v.strictObject({
+      tipo: v.literal('cuotas'),
+      numero: v.pipe(
+        v.number('must be a number'),
+        v.integer('must be a whole number from 2 to 24'),
+        v.minValue(2, 'must be from 2 to 24'),
+        v.maxValue(24, 'must be from 2 to 24'),
+      ),
+    }),
+  ],
+  'tipo must be contado, anticipo or cuotas',
+);
+
 const requestEntries = {
   items: v.pipe(
     v.array(quoteLineSchema, 'must be a list of lines'),
@@ -177,6 +204,7 @@ const requestEntries = {
     ),
   ),
   send: v.optional(v.boolean('must be true or false')),
+  plan_pagos: v.optional(paymentPlanSchema),
 };
 
 /** The body of POST /cotizaciones; unknown properties are refused at every level. */

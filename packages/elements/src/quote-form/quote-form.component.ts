@@ -43,6 +43,8 @@ export interface ElementsConfig {
   catalog: (PickerProduct & { tax_rate: number | null; fraccionable: boolean })[];
   features: { ai_draft: boolean; coupons: boolean; custom_items: boolean };
   required_client_fields: string[];
+  /** The merchant's usual payment plan, with its line in each language; null for cash. */
+  plan_pagos?: { texto: Record<string, string> } | null;
 }
 
 /** What `submit()` resolves with: the service's creation result. */
@@ -84,6 +86,7 @@ const asError = (error: unknown) =>
  * @csspart line - one line
  * @csspart coupon - the coupon field
  * @csspart totals - subtotal, discount, tax and total
+ * @csspart plan - the merchant's usual payment plan, under the totals
  * @csspart client - the client fields
  * @csspart submit - the submit button
  * @csspart success - the view after the quote is created
@@ -657,6 +660,7 @@ export class SvcQuoteForm extends LitElement {
       })}
       ${config.features.coupons ? couponField(view, this.coupon, figures.descuento, (code) => this.#applyCoupon(code)) : nothing}
       ${totalsPanel(view, figures, this.lines.length > 0 && !this.totalsConfirmed)}
+      ${config.plan_pagos ? html`<p part="plan" class="muted small">${config.plan_pagos.texto[view.locale]}</p>` : nothing}
       ${config.terminos ? html`<p class="muted small">${config.terminos}</p>` : nothing}
       ${clientFields(view, client, {
         toggleFiscal: (open) => {

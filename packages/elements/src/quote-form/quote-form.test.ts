@@ -8,6 +8,7 @@ import {
   cleanup,
   clearFaults,
   fault,
+  freshApiBase,
   mount,
   pick,
   quotesOf,
@@ -149,6 +150,37 @@ describe('<svc-quote-form>', () => {
       assert.include(totalsText(form), 'MX$27,144.00');
       assert.isNull($(form, '.line input[name="precio"]'), 'catalog price is not editable');
       assert.deepEqual(await axeViolations(form), []);
+    });
+
+    it('shows the merchant’s usual payment plan under the totals in the form’s language', async () => {
+      const plain = await mount({ attrs: { locale: 'en' } });
+      assert.isNull($(plain, '[part="plan"]'), 'no line without a plan');
+      plain.remove();
+      const svc = await testService();
+      const real = (await (
+        await fetch(`${svc.directApiBase}/elements/config`, {
+          headers: { authorization: `Bearer ${svc.key}` },
+        })
+      ).json()) as { data: Record<string, unknown> };
+      const texto = { es: '50 % de anticipo, saldo a la entrega', en: '50 % deposit, balance on delivery' };
+      for (const locale of ['en', 'es'] as const) {
+        await fault({
+          method: 'GET',
+          path: '/elements/config',
+          action: 'respond',
+          status: 200,
+          body: { data: { ...real.data, plan_pagos: { tipo: 'anticipo', porcentaje: 50, texto } } },
+        });
+        const form = await mount({ attrs: { locale, 'api-base': await freshApiBase() } });
+        await pick(form, 'Monitor 27');
+        const line = $(form, '[part="plan"]');
+        assert.equal(line?.textContent, texto[locale]);
+        // Under the totals.
+        const totals = $(form, '[part="totals"]')!;
+        assert.ok(totals.compareDocumentPosition(line!) & Node.DOCUMENT_POSITION_FOLLOWING);
+        assert.deepEqual(await axeViolations(form), []);
+        form.remove();
+      }
     });
 
     it('allows decimal quantities where the unit allows and removes lines', async () => {

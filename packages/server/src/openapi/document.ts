@@ -164,6 +164,12 @@ export function llmsText(baseUrl: string): string {
   }
   lines.push(
     '',
+    '## Getting paid',
+    'plan_pagos on create/resend: {tipo:"contado"} | {tipo:"anticipo",porcentaje:1-99} | {tipo:"cuotas",numero:2-24}. Quote actions pay {monto, payment_method?, fecha?, referencia?} (approved; a deposit also from sent/viewed, approving it; monto > saldo is 400; payment.partial, quote.paid at saldo 0) and promise {fecha_promesa, monto} (promise.created/kept/broken). Detail adds plan_pagos, pagado, saldo, pagos, promesas.',
+    'GET /cobranza: receivables per currency (never converted) with aging buckets, clients by overdue then balance. Tasks: /tareas. Workflows: GET /workflows, POST /workflows/{id}/invoke {ids} (a result per record).',
+  );
+  lines.push(
+    '',
     '## Webhooks',
     'Deliveries are signed: X-Service-Signature-V1: t=<unix>,v1=<hex hmac-sha256(secret, "t.body")>. Verify with verifyWebhook() from @svc/server.',
     '',

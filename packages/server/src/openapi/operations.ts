@@ -16,7 +16,14 @@ import {
   invoiceCreateSchema,
   invoiceHelperSchema,
 } from '../schemas/invoices.js';
-import { clientPatchSchema, productCreateSchema, testHelperSchema } from '../schemas/requests.js';
+import {
+  clientPatchSchema,
+  productCreateSchema,
+  taskActionSchema,
+  taskCreateSchema,
+  testHelperSchema,
+  workflowInvokeSchema,
+} from '../schemas/requests.js';
 
 /** A query parameter of an operation. */
 export interface QueryParam {
@@ -110,7 +117,7 @@ export const OPERATIONS: Operation[] = [
     method: 'post',
     path: '/cotizaciones/{id}',
     summary:
-      'Run an action: send, resend, approve, reject, mark_paid, approve_discount, reject_discount, invoice (approved or paid quote → finalized invoice)',
+      'Run an action: send, resend, approve, reject, mark_paid, approve_discount, reject_discount, pay (monto, payment_method?, fecha?, referencia?), promise (fecha_promesa, monto), invoice (approved or paid quote → finalized invoice)',
     tag: 'Quotes',
     scope: 'write',
     body: actionSchema,
@@ -133,7 +140,7 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/test_helpers/cotizaciones/{id}',
-    summary: 'Simulate the opening or expiry of a quote (test keys)',
+    summary: 'Simulate the opening or expiry of a quote, or break its pending promises (test keys)',
     tag: 'Test helpers',
     scope: 'write',
     testOnly: true,
@@ -375,5 +382,66 @@ export const OPERATIONS: Operation[] = [
     summary: "Wipe the organization's sandbox data (test keys; 409 for live)",
     tag: 'Test helpers',
     scope: 'write',
+  },
+  // Getting paid (design.md sections 12 and 13).
+  {
+    method: 'get',
+    path: '/cobranza',
+    summary:
+      'Accounts receivable as of today: per currency (por_cobrar, vencido, aging buckets) and clients by overdue then balance',
+    tag: 'Collections',
+    scope: 'read',
+    query: [
+      limit(200),
+      offset,
+      { name: 'cliente_id', type: 'string', description: 'only this client' },
+      { name: 'moneda', type: 'string', description: 'only this currency (ISO 4217)' },
+    ],
+  },
+  {
+    method: 'post',
+    path: '/tareas',
+    summary: 'Create a task (task.created)',
+    tag: 'Tasks',
+    scope: 'write',
+    body: taskCreateSchema,
+  },
+  {
+    method: 'get',
+    path: '/tareas',
+    summary: 'List tasks, newest first',
+    tag: 'Tasks',
+    scope: 'read',
+    query: [
+      limit(200),
+      offset,
+      { name: 'done', type: 'string', enum: ['true', 'false'], description: 'done or pending tasks' },
+      { name: 'cotizacion_id', type: 'string', description: 'tasks of this quote' },
+      { name: 'factura_id', type: 'string', description: 'tasks of this invoice' },
+    ],
+  },
+  { method: 'get', path: '/tareas/{id}', summary: 'Task detail', tag: 'Tasks', scope: 'read' },
+  {
+    method: 'post',
+    path: '/tareas/{id}',
+    summary: 'Complete a task (task.completed; a second time 409)',
+    tag: 'Tasks',
+    scope: 'write',
+    body: taskActionSchema,
+  },
+  {
+    method: 'get',
+    path: '/workflows',
+    summary: "The organization's workflows",
+    tag: 'Workflows',
+    scope: 'read',
+  },
+  {
+    method: 'post',
+    path: '/workflows/{id}/invoke',
+    summary: 'Run a workflow on 1–100 quotes or invoices, each in its own transaction; a result per record',
+    tag: 'Workflows',
+    scope: 'write',
+    body: workflowInvokeSchema,
   },
 ];

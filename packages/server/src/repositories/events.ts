@@ -5,7 +5,7 @@ export interface NewEvent {
   orgId: string;
   mode: 'test' | 'live';
   type: string;
-  object: 'quote' | 'client' | 'product' | 'webhook_endpoint' | 'invoice';
+  object: 'quote' | 'client' | 'product' | 'webhook_endpoint' | 'invoice' | 'promise' | 'task' | 'workflow';
   objectId: string;
   /** Summary of the object; never a credential such as `link_publico`. */
   data: Record<string, unknown>;

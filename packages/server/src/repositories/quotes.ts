@@ -1,3 +1,4 @@
+import type { PaymentPlan } from '@svc/core';
 import type { Queryable } from '../db/database.js';
 import { type NewClientRow, newClientCte } from './clients.js';
 import { COUPON_CLAIMED, claimCouponCte } from './coupons.js';
@@ -37,6 +38,11 @@ export interface QuoteRow {
   created_by: string;
   created_at: string;
   sent_at: string | null;
+  /** The payment plan; null is cash (`contado`). */
+  plan_pagos: PaymentPlan | null;
+  /** Sum of the payments registered on the quote. */
+  pagado: number;
+  approved_at: string | null;
 }
 
 /** A quote line as stored. */
@@ -86,7 +92,8 @@ const COLUMNS = `id, seq, org_id, mode, folio, cliente_id, cliente_nombre, statu
   coupon_id, subtotal, descuento, impuestos, total, token, draft_language, language, needs_approval, approval_status,
   motivo, created_by,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
-  to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS sent_at`;
+  to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS sent_at, plan_pagos, pagado,
+  to_char(approved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS approved_at`;
 
 /** The quote, locked for update when `lock` is set (actions read then change it). */
 export async function findQuote(
@@ -125,7 +132,16 @@ export async function findQuoteItems(db: Queryable, quoteId: string): Promise<Qu
 
 export type NewQuote = Omit<
   QuoteRow,
-  'id' | 'seq' | 'folio' | 'created_at' | 'sent_at' | 'vigencia' | 'language'
+  | 'id'
+  | 'seq'
+  | 'folio'
+  | 'created_at'
+  | 'sent_at'
+  | 'vigencia'
+  | 'language'
+  | 'plan_pagos'
+  | 'pagado'
+  | 'approved_at'
 >;
 
 /** The column names of a record definition such as {@link ITEM_RECORD} (`name type, …`). */
@@ -217,7 +233,16 @@ export async function insertQuote(
 /** The quote as stored: what was inserted and what the database generated. */
 export function storedQuote(quote: NewQuote, generated: Generated): QuoteRow {
   // The rest is stored as given: reading it back would only cost the database and the driver.
-  return { ...quote, ...generated, vigencia: null, language: null, sent_at: null };
+  return {
+    ...quote,
+    ...generated,
+    vigencia: null,
+    language: null,
+    sent_at: null,
+    plan_pagos: null,
+    pagado: 0,
+    approved_at: null,
+  };
 }
 
 /** The SQL of folio `n` of an organization in a mode: COT-000001 and on. */

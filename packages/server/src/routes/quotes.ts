@@ -1,4 +1,4 @@
-import { quoteRequestSchema } from '@svc/core';
+import { paymentPlanSchema, quoteRequestSchema } from '@svc/core';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ApiError, invalidRequest, notFound } from '../errors.js';
@@ -10,12 +10,49 @@ import { enumParam, intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { QUOTE_STATUSES } from '../repositories/quotes.js';
-import { testHelperSchema } from '../schemas/requests.js';
+import { isoDate, testHelperSchema } from '../schemas/requests.js';
 import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { deleteDraft, QUOTE_ACTIONS, runQuoteAction, runTestHelper } from '../services/quote-actions.js';
 import { createQuote, getQuoteDetail, listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
+
+/** Fields of the actions `pay` and `promise`, and the plan of `resend` (design.md section 12). */
+const gettingPaidEntries = {
+  plan_pagos: v.optional(paymentPlanSchema),
+  monto: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.finite('must be a number'),
+      v.gtValue(0, 'must be greater than 0'),
+      v.maxValue(1e12),
+    ),
+  ),
+  payment_method: v.optional(
+    v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(50)),
+  ),
+  fecha: v.optional(isoDate),
+  referencia: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(200))),
+  fecha_promesa: v.optional(isoDate),
+};
+const PAY_FIELDS = ['monto', 'payment_method', 'fecha', 'referencia'] as const;
+const PROMISE_FIELDS = ['monto', 'fecha_promesa'] as const;
+
+/** 400 for a getting-paid field the action does not take, or a required one it lacks. */
+function checkGettingPaidFields(body: v.InferOutput<typeof actionSchema>): void {
+  const allowed: readonly string[] =
+    body.action === 'pay' ? PAY_FIELDS : body.action === 'promise' ? PROMISE_FIELDS : [];
+  for (const field of [...PAY_FIELDS, ...PROMISE_FIELDS]) {
+    if (body[field] !== undefined && !allowed.includes(field))
+      throw invalidRequest(`${field}: the ${body.action} action does not take it`);
+  }
+  if (body.plan_pagos !== undefined && body.action !== 'resend')
+    throw invalidRequest('plan_pagos: only the resend action takes it');
+  if ((body.action === 'pay' || body.action === 'promise') && body.monto === undefined)
+    throw invalidRequest('monto: required');
+  if (body.action === 'promise' && body.fecha_promesa === undefined)
+    throw invalidRequest('fecha_promesa: required');
+}
 
 export const actionSchema = v.strictObject({
   action: v.picklist(QUOTE_ACTIONS, `must be one of ${QUOTE_ACTIONS.join(', ')}`),
@@ -29,6 +66,7 @@ export const actionSchema = v.strictObject({
       v.maxValue(3650),
     ),
   ),
+  ...gettingPaidEntries,
 });
 
 const idParam = (id: string) => {
@@ -104,6 +142,7 @@ export function quoteRoutes(deps: AppDeps) {
       ) {
         throw invalidRequest(`items, terminos and vigencia_dias: only the resend action takes them`);
       }
+      checkGettingPaidFields(body);
       return c.json({ data: await runQuoteAction(deps, c.get('auth'), id, body) });
     })
     .delete('/cotizaciones/:id', write, async (c) => {

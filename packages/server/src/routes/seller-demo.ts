@@ -9,6 +9,7 @@ import type { KeyWithOrg } from '../services/key-store.js';
 import { QUOTE_ACTIONS, runQuoteAction } from '../services/quote-actions.js';
 import { listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
+import { collectionsSection, collectionsSectionRoutes } from './seller/collections-section.js';
 import { invoiceSellerRoutes, invoicesSection } from './seller/invoices-section.js';
 
 const ACTIONS_BY_STATUS: Record<string, string[]> = {
@@ -61,6 +62,7 @@ ${quotes.map(
 )}
 </tbody></table>
 ${await invoicesSection(deps, auth)}
+${await collectionsSection(deps, auth)}
 <h2>Eventos</h2><ul class="events">${events.records.map((e) => html`<li>${e.created_at} · <strong>${e.type}</strong> · ${String(e.data.folio ?? e.data.empresa ?? e.object_id)} · ${e.actor}</li>`)}</ul>
 </main></body></html>`,
       200,
@@ -68,6 +70,7 @@ ${await invoicesSection(deps, auth)}
     );
   };
   return new Hono<AppEnv>()
+    .route('/', collectionsSectionRoutes(deps, seller))
     .get('/demo/seller', (c) => page(c))
     .route('/', invoiceSellerRoutes(deps, seller, page))
     .post('/demo/seller/:id/:action', async (c) => {

@@ -54,5 +54,110 @@ export const productCreateSchema = v.strictObject({
 
 /** POST /test_helpers/cotizaciones/{id}. */
 export const testHelperSchema = v.strictObject({
-  action: v.picklist(['open', 'expire'], 'must be open or expire'),
+  action: v.picklist(['open', 'expire', 'break_promises'], 'must be open, expire or break_promises'),
+});
+
+/** An ISO calendar date (`YYYY-MM-DD`) that exists. */
+export const isoDate = v.pipe(
+  v.string('must be a date like 2026-12-31'),
+  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-12-31'),
+  v.check((day) => {
+    const date = new Date(`${day}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+  }, 'must be a date that exists, like 2026-12-31'),
+);
+
+/** POST /tareas (design.md section 13). */
+export const taskCreateSchema = v.strictObject({
+  titulo: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(200, 'must be at most 200 characters'),
+  ),
+  due_date: v.optional(v.nullable(isoDate)),
+  cotizacion_id: v.optional(
+    v.nullable(v.pipe(v.string('must be a string'), v.uuid('must be a quote id (UUID)'))),
+  ),
+  factura_id: v.optional(
+    v.nullable(v.pipe(v.string('must be a string'), v.uuid('must be an invoice id (UUID)'))),
+  ),
+  notas: v.optional(
+    v.nullable(v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5000 characters'))),
+  ),
+});
+
+/** POST /tareas/{id}. */
+export const taskActionSchema = v.strictObject({
+  action: v.picklist(['complete'], 'must be complete'),
+});
+
+const stepText = (max: number) =>
+  v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max));
+const days = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be a whole number of days'),
+  v.minValue(0, 'must be 0 or more'),
+  v.maxValue(3650),
+);
+
+/** One workflow step, from the fixed set of design.md section 13. */
+export const workflowStepSchema = v.variant(
+  'tipo',
+  [
+    v.strictObject({ tipo: v.literal('create_task'), titulo: stepText(200), dias: v.optional(days, 0) }),
+    v.strictObject({ tipo: v.literal('send_reminder') }),
+    v.strictObject({ tipo: v.literal('resend') }),
+    v.strictObject({ tipo: v.literal('mark_uncollectible'), dias_vencida: v.optional(days, 0) }),
+    v.strictObject({ tipo: v.literal('add_comment'), mensaje: stepText(2000) }),
+  ],
+  'tipo must be create_task, send_reminder, resend, mark_uncollectible or add_comment',
+);
+export type WorkflowStep = v.InferOutput<typeof workflowStepSchema>;
+
+/**
+ * A workflow as an organization defines it (the seed, setup plans). `estados` optionally limits
+ * the records it runs on by status; `resend` and `add_comment` are steps of quote workflows,
+ * `mark_uncollectible` of invoice workflows.
+ */
+export const workflowSchema = v.pipe(
+  v.strictObject({
+    nombre: v.pipe(
+      v.string('must be a string'),
+      v.regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be 1 to 63 lower-case letters, digits, _ or -'),
+    ),
+    objeto: v.picklist(['cotizacion', 'factura'], 'must be cotizacion or factura'),
+    pasos: v.pipe(
+      v.array(workflowStepSchema, 'must be a list of steps'),
+      v.minLength(1, 'must have at least 1 step'),
+      v.maxLength(20, 'must have at most 20 steps'),
+    ),
+    estados: v.optional(v.pipe(v.array(stepText(40)), v.maxLength(10))),
+    activo: v.optional(v.boolean('must be true or false'), true),
+  }),
+  v.forward(
+    v.check(
+      (w) =>
+        w.pasos.every((step) =>
+          w.objeto === 'cotizacion'
+            ? step.tipo !== 'mark_uncollectible'
+            : step.tipo !== 'resend' && step.tipo !== 'add_comment',
+        ),
+      'resend and add_comment are steps of quote workflows, mark_uncollectible of invoice workflows',
+    ),
+    ['pasos'],
+  ),
+);
+export type WorkflowDefinition = v.InferOutput<typeof workflowSchema>;
+
+/** POST /workflows/{id}/invoke. */
+export const workflowInvokeSchema = v.strictObject({
+  ids: v.pipe(
+    v.array(
+      v.pipe(v.string('must be a string'), v.uuid('must be record ids (UUID)')),
+      'must be a list of ids',
+    ),
+    v.minLength(1, 'must have 1 to 100 ids'),
+    v.maxLength(100, 'must have 1 to 100 ids'),
+  ),
 });

@@ -1,8 +1,9 @@
-import { LANGUAGES } from '@svc/core';
+import { LANGUAGES, type PaymentPlan } from '@svc/core';
 import type { Database } from '../db/database.js';
 import { sha256 } from '../ids.js';
 import { listProducts } from '../repositories/products.js';
 import type { KeyStore, KeyWithOrg } from './key-store.js';
+import { planText } from './payments.js';
 
 /** A serialised configuration response and its entity tag. */
 export interface CachedConfig {
@@ -90,6 +91,7 @@ export class ElementsConfigCache {
         custom_items: widget.custom_items ?? false,
       },
       required_client_fields: widget.required_client_fields ?? ['email'],
+      plan_pagos: widgetPlan(widget.plan_pagos),
     };
     const json = JSON.stringify({ data });
     const body = new TextEncoder().encode(json);
@@ -102,4 +104,13 @@ export class ElementsConfigCache {
     if (generation === this.#generation) this.#cache.set(id, entry);
     return entry;
   }
+}
+
+/**
+ * The merchant's usual payment plan for the widget's line under the totals, with its text in the
+ * five languages (the strings stay here, out of the widget's size budget); null for cash.
+ */
+function widgetPlan(plan: PaymentPlan | null | undefined) {
+  if (!plan || plan.tipo === 'contado') return null;
+  return { ...plan, texto: Object.fromEntries(LANGUAGES.map((lang) => [lang, planText(plan, lang)])) };
 }

@@ -17,6 +17,8 @@ export interface WidgetSettings {
   terms_text?: string | null;
   /** Exchange rates: 1 unit of the key's currency is worth N units of the organization's currency. */
   fx_rates?: Record<string, number>;
+  /** The merchant's usual payment plan: shown by the widget, given to the quotes it creates. */
+  plan_pagos?: import('@svc/core').PaymentPlan | null;
 }
 
 /** An organization as the service reads it. */

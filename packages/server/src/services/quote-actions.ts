@@ -1,8 +1,9 @@
-import type { Discount, QuoteLineRequest } from '@svc/core';
+import type { Discount, PaymentPlan, QuoteLineRequest } from '@svc/core';
 import type { Database, Queryable } from '../db/database.js';
-import { invalidState, notFound } from '../errors.js';
+import { invalidRequest, invalidState, notFound } from '../errors.js';
 import { findClientById } from '../repositories/clients.js';
 import { insertEvent } from '../repositories/events.js';
+import { keepAllPromises } from '../repositories/payments.js';
 import {
   deleteQuote,
   findQuote,
@@ -16,7 +17,9 @@ import {
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
+import { paymentFields, payQuoteInTx, setPaymentPlan } from './payments.js';
 import { itemRows, resolveLines, totalsFor } from './pricing.js';
+import { breakQuotePromises, createPromise, promiseEvents } from './promises.js';
 import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
 import { invoiceQuote } from './quote-invoicing.js';
 import { sendQuoteInTx } from './quote-sending.js';
@@ -33,6 +36,8 @@ export const QUOTE_ACTIONS = [
   'approve_discount',
   'reject_discount',
   'invoice',
+  'pay',
+  'promise',
 ] as const;
 export type QuoteAction = (typeof QUOTE_ACTIONS)[number];
 
@@ -42,6 +47,14 @@ export interface ActionRequest {
   items?: QuoteLineRequest[];
   terminos?: string;
   vigencia_dias?: number;
+  /** resend: a new payment plan. */
+  plan_pagos?: PaymentPlan;
+  /** pay and promise: the amount. */
+  monto?: number;
+  payment_method?: string;
+  fecha?: string;
+  referencia?: string;
+  fecha_promesa?: string;
 }
 
 /** Simple moves: source states, target state and event (design.md section 5). */
@@ -86,7 +99,25 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
       if (!move.from.includes(current.status)) throw wrongState(current, action, move.from);
       const moved = await updateQuote(tx, current.id, { status: move.to });
       await event(move.event, moved);
+      // Paid in full outside the service: the promises still pending are kept.
+      if (action === 'mark_paid')
+        await promiseEvents(tx, 'promise.kept', await keepAllPromises(tx, current.id), actor);
       return moved;
+    }
+    if ((action === 'pay' || action === 'promise') && request.monto === undefined) {
+      throw invalidRequest('monto: required');
+    }
+    if (action === 'promise' && request.fecha_promesa === undefined) {
+      throw invalidRequest('fecha_promesa: required');
+    }
+    if (action === 'pay') {
+      const { monto, payment_method, fecha, referencia } = request;
+      return payQuoteInTx(tx, current, { monto: monto!, payment_method, fecha, referencia }, { actor, now });
+    }
+    if (action === 'promise') {
+      const promise = { fecha_promesa: request.fecha_promesa!, monto: request.monto! };
+      await createPromise(tx, current, promise, { actor, now });
+      return current;
     }
     if (action === 'approve_discount' || action === 'reject_discount') {
       if (current.approval_status !== 'pending') {
@@ -124,6 +155,7 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
     if (request.items || request.terminos !== undefined || request.vigencia_dias !== undefined) {
       changed = await reprice(tx, auth.org, current, request, auth.key.kind === 'publishable');
     }
+    if (request.plan_pagos) changed = await setPaymentPlan(tx, changed, request.plan_pagos);
     const sent = await sendQuoteInTx(tx, deps, {
       quote: changed,
       org: auth.org,
@@ -137,7 +169,10 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
   });
   if (queued && deps.mailer) email = await deliverQueuedEmail(deps.db, deps.mailer, queued);
   const items = await findQuoteItems(deps.db, quote.id);
-  const detail = quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret');
+  const detail = {
+    ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret'),
+    ...(await paymentFields(deps.db, quote)),
+  };
   return email ? { ...detail, email } : detail;
 }
 
@@ -205,12 +240,24 @@ export async function deleteDraft(deps: AppDeps, auth: KeyWithOrg, id: string) {
   });
 }
 
-/** Test helpers: `open` (sent → viewed, as the client would) and `expire` (sent|viewed → expired). */
-export async function runTestHelper(deps: AppDeps, auth: KeyWithOrg, id: string, action: 'open' | 'expire') {
+/**
+ * Test helpers: `open` (sent → viewed, as the client would), `expire` (sent|viewed → expired) and
+ * `break_promises` (the quote's pending promises broken as if their date had passed).
+ */
+export async function runTestHelper(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  id: string,
+  action: 'open' | 'expire' | 'break_promises',
+) {
   const scope = { orgId: auth.org.id, mode: auth.key.mode };
   const quote = await deps.db.transaction(async (tx) => {
     const current = await findQuote(tx, scope, id, true);
     if (!current) throw notFound('Quote');
+    if (action === 'break_promises') {
+      await breakQuotePromises(tx, current.id);
+      return current;
+    }
     const from: QuoteStatus[] = action === 'open' ? ['sent'] : ['sent', 'viewed'];
     if (!from.includes(current.status)) throw wrongState(current, action, from);
     const to: QuoteStatus = action === 'open' ? 'viewed' : 'expired';
@@ -227,7 +274,10 @@ export async function runTestHelper(deps: AppDeps, auth: KeyWithOrg, id: string,
     return moved;
   });
   const items = await findQuoteItems(deps.db, quote.id);
-  return quoteDetail(quote, items, auth.org, deps.config.publicUrl, true);
+  return {
+    ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, true),
+    ...(await paymentFields(deps.db, quote)),
+  };
 }
 
 /**

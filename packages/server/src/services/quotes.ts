@@ -26,6 +26,7 @@ import type { AppDeps } from '../types.js';
 import { type InputsRequest, inputsMemory } from './inputs-memory.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
+import { paymentFields, setPaymentPlan } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { couponCheck, couponError, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
@@ -34,7 +35,7 @@ import { publicLink, quoteDetail, quoteEventData, quoteEventSummary, quoteListIt
 import { quoteWriter } from './quote-writer.js';
 
 /** Fields a publishable key may not send on quote creation. */
-const PUBLISHABLE_FORBIDDEN = ['cliente_id', 'descuento', 'send'] as const;
+const PUBLISHABLE_FORBIDDEN = ['cliente_id', 'descuento', 'send', 'plan_pagos'] as const;
 const PUBLISHABLE_FORBIDDEN_LINE = ['precio_negociado', 'costo_unitario'] as const;
 
 /** The creation result of POST /cotizaciones. */
@@ -105,7 +106,11 @@ export async function createQuote(
   // The common case first: what the request names was read before, by an earlier creation, and
   // the quote is priced with that and written in one statement, which checks it (see InputsMemory).
   const memory = inputsMemory(deps.db);
-  const remembered = body.send ? undefined : memory.recall(scope, request);
+  // A payment plan is stored by a second statement, in the creation's transaction (below); the
+  // widget's quotes take the merchant's usual plan.
+  const asked = publishable ? (org.widget.plan_pagos ?? undefined) : body.plan_pagos;
+  const plan = asked?.tipo === 'contado' ? undefined : asked;
+  const remembered = body.send || plan ? undefined : memory.recall(scope, request);
   if (remembered) {
     const priced = pricedOrUndefined(remembered, pricing);
     if (priced && !priced.approval && !priced.newClient && !priced.couponLimited) {
@@ -161,10 +166,11 @@ export async function createQuote(
   // The common case is that one statement, atomic by itself: no transaction, so the coupon and
   // folio rows it locks are free again the moment it ends, not a round trip later at COMMIT.
   const result =
-    !approval && !body.send
+    !approval && !body.send && !plan
       ? await insert()
       : await deps.db.transaction(async (tx) => {
           let quote = await insert();
+          if (plan) quote = await setPaymentPlan(tx, quote, plan);
           const event = {
             orgId: org.id,
             mode: key.mode,
@@ -415,5 +421,8 @@ export async function getQuoteDetail(deps: AppDeps, auth: KeyWithOrg, id: string
   const quote = await findQuote(deps.db, { orgId: auth.org.id, mode: auth.key.mode }, id);
   if (!quote) throw notFound('Quote');
   const items = await findQuoteItems(deps.db, quote.id);
-  return quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret');
+  return {
+    ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret'),
+    ...(await paymentFields(deps.db, quote)),
+  };
 }

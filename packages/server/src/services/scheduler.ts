@@ -4,10 +4,12 @@ import type { Logger } from '../logger.js';
 import { LONGEST_RATE_WINDOW_MS } from '../middleware/rate-limit.js';
 import type { AppDeps } from '../types.js';
 import { fireOverdueInvoices } from './invoices.js';
+import { breakDuePromises } from './promises.js';
 import { expireDueQuotes } from './quote-actions.js';
 
 /**
- * One round of housekeeping: expires quotes past their validity and drops rate-limit windows that
+ * One round of housekeeping: expires quotes past their validity, breaks promises to pay past their
+ * date, and drops rate-limit windows that
  * have ended, idempotency keys past their 24 hours, and old delivery records. Safe to run on
  * several processes at once.
  */
@@ -23,6 +25,8 @@ export async function runHousekeeping(
     const overdue = await fireOverdueInvoices({ db, ...app }, now());
     if (overdue > 0) logger.info('invoices overdue', { count: overdue });
   }
+  const broken = await breakDuePromises(db, now());
+  if (broken > 0) logger.info('promises broken', { count: broken });
   // Only windows that have ended: the longest (failed coupon codes) lasts ten minutes.
   await db.query('DELETE FROM rate_counters WHERE window_start < $1', [
     now().getTime() - LONGEST_RATE_WINDOW_MS,

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Database } from '../db/database.js';
+import { upsertWorkflow } from '../repositories/workflows.js';
 import { createApiKey, type KeyMode } from './api-keys.js';
+import { DEMO_WORKFLOWS } from './demo-workflows.js';
 import { createOrg, findOrg, type Org } from './orgs.js';
 
 /** The demo catalog file (`demo/catalog.json`, a copy of the shared fixture). */
@@ -84,6 +86,9 @@ export async function seedDemo(
       plan: 'free',
       widget: { custom_items: false },
     }));
+
+  // Every run: a demo organization made before workflows existed gets them too.
+  for (const workflow of DEMO_WORKFLOWS) await upsertWorkflow(db, org.id, workflow);
 
   const origins = [...new Set(options.origins)];
   const key = async (o: Org, kind: 'secret' | 'publishable', mode: KeyMode, scope: 'read' | 'write') =>

@@ -4,7 +4,16 @@ import type { Database } from '../db/database.js';
  * Tables holding per-mode data of an organization, children before parents. Catalog products
  * and coupons are configuration, kept by a reset; coupon use counts go back to what was seeded.
  */
-export const MODE_PARTITIONED_TABLES: string[] = ['email_outbox', 'events', 'invoices', 'quotes', 'clients'];
+export const MODE_PARTITIONED_TABLES: string[] = [
+  'tasks',
+  'payment_promises',
+  'quote_payments',
+  'email_outbox',
+  'events',
+  'invoices',
+  'quotes',
+  'clients',
+];
 // webhook_jobs and webhook_attempts go with their events (ON DELETE CASCADE); endpoints stay.
 
 /** Hooks run inside the reset transaction by features that keep other per-mode state. */

@@ -1,0 +1,355 @@
+import { classifyPayment, paymentSchedule } from '@svc/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { breakDuePromises } from '../services/promises.js';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+
+let t: TestContext;
+let sk: string;
+beforeAll(async () => {
+  t = await createTestContext();
+  sk = t.seed.keys.sk_test_write;
+});
+afterAll(() => t.close());
+
+type Json = Record<string, any>;
+const cliente = { empresa: 'Cobros SA', email: 'pagos@cobros.example' };
+/** One line of 1000 at 16 %: total 1160. */
+const items = [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }];
+
+async function post(path: string, body: unknown, key = sk) {
+  const res = await t.call('POST', `/api/v1${path}`, { key, body });
+  return { res, body: (await res.clone().json()) as Json };
+}
+const action = (id: string, body: Json) => post(`/cotizaciones/${id}`, body);
+const detail = async (id: string) =>
+  ((await (await t.call('GET', `/api/v1/cotizaciones/${id}`, { key: sk })).json()) as Json).data;
+const events = async (id: string, type: string) =>
+  ((await (await t.call('GET', `/api/v1/events?object_id=${id}&type=${type}`, { key: sk })).json()) as Json)
+    .data as Json[];
+
+/** A quote created (with `extra`), sent, and approved unless `approve` is false. */
+async function quote(extra: Json = {}, { approve = true } = {}): Promise<string> {
+  const created = await post('/cotizaciones', { items, cliente, ...extra });
+  expect(created.res.status).toBe(200);
+  const id = created.body.data.id as string;
+  expect((await action(id, { action: 'send' })).res.status).toBe(200);
+  if (approve) expect((await action(id, { action: 'approve' })).res.status).toBe(200);
+  return id;
+}
+
+describe('payment plans (core)', () => {
+  it('splits installments equally, the last absorbing the rounding, in minor units', () => {
+    expect(paymentSchedule({ tipo: 'cuotas', numero: 3 }, 100, 'MXN').map((s) => s.monto)).toEqual([
+      33.33, 33.33, 33.34,
+    ]);
+    expect(paymentSchedule({ tipo: 'cuotas', numero: 7 }, 1000, 'JPY').map((s) => s.monto)).toEqual([
+      142, 142, 142, 142, 142, 142, 148,
+    ]);
+    expect(paymentSchedule({ tipo: 'anticipo', porcentaje: 33 }, 1160, 'MXN')).toEqual([
+      { numero: 1, tipo: 'anticipo', monto: 382.8 },
+      { numero: 2, tipo: 'saldo', monto: 777.2 },
+    ]);
+    expect(paymentSchedule({ tipo: 'contado' }, 1160, 'MXN')).toEqual([
+      { numero: 1, tipo: 'saldo', monto: 1160 },
+    ]);
+  });
+
+  it('classifies a payment by what was paid before it', () => {
+    const plan = { tipo: 'cuotas', numero: 3 } as const;
+    expect(classifyPayment(plan, 300, 0, 'MXN')).toEqual({ tipo: 'cuota', numero_cuota: 1 });
+    expect(classifyPayment(plan, 300, 100, 'MXN')).toEqual({ tipo: 'cuota', numero_cuota: 2 });
+    expect(classifyPayment(plan, 300, 250, 'MXN')).toEqual({ tipo: 'cuota', numero_cuota: 3 });
+    const deposit = { tipo: 'anticipo', porcentaje: 50 } as const;
+    expect(classifyPayment(deposit, 300, 0, 'MXN')).toEqual({ tipo: 'anticipo', numero_cuota: null });
+    expect(classifyPayment(deposit, 300, 150, 'MXN')).toEqual({ tipo: 'saldo', numero_cuota: null });
+  });
+});
+
+describe('plan_pagos on create and resend', () => {
+  it('defaults to contado and stores the plan given', async () => {
+    const cash = await quote({}, { approve: false });
+    expect((await detail(cash)).plan_pagos).toEqual({ tipo: 'contado' });
+    const deposit = await quote({ plan_pagos: { tipo: 'anticipo', porcentaje: 30 } }, { approve: false });
+    const d = await detail(deposit);
+    expect(d).toMatchObject({
+      plan_pagos: { tipo: 'anticipo', porcentaje: 30 },
+      pagado: 0,
+      saldo: 1160,
+      pagos: [],
+      promesas: [],
+    });
+    expect(d.calendario.map((s: Json) => s.monto)).toEqual([348, 812]);
+    const resent = await action(cash, { action: 'resend', plan_pagos: { tipo: 'cuotas', numero: 4 } });
+    expect(resent.res.status).toBe(200);
+    expect(resent.body.data.plan_pagos).toEqual({ tipo: 'cuotas', numero: 4 });
+    expect((await detail(cash)).calendario.map((s: Json) => s.monto)).toEqual([290, 290, 290, 290]);
+  });
+
+  it.each([
+    [{ tipo: 'anticipo', porcentaje: 0 }],
+    [{ tipo: 'anticipo', porcentaje: 100 }],
+    [{ tipo: 'anticipo' }],
+    [{ tipo: 'cuotas', numero: 1 }],
+    [{ tipo: 'cuotas', numero: 25 }],
+    [{ tipo: 'cuotas', numero: 2.5 }],
+    [{ tipo: 'semanal' }],
+    [{ tipo: 'contado', porcentaje: 10 }],
+    ['contado'],
+  ])('refuses plan_pagos %j with 400 naming it, writing nothing', async (plan) => {
+    const before = await t.db.query('SELECT id FROM quotes');
+    const res = await t.call('POST', '/api/v1/cotizaciones', {
+      key: sk,
+      body: { items, cliente, plan_pagos: plan },
+    });
+    const body = await expectError(res, 400, 'invalid_request');
+    expect(body.error).toContain('plan_pagos');
+    expect(await t.db.query('SELECT id FROM quotes')).toHaveLength(before.length);
+  });
+
+  it('refuses plan_pagos from a publishable key and on actions other than resend', async () => {
+    const res = await t.call('POST', '/api/v1/cotizaciones', {
+      key: t.seed.keys.pk_test,
+      headers: { origin: t.seed.publishable_origins[0] ?? 'http://localhost:5173' },
+      body: { items, cliente, plan_pagos: { tipo: 'cuotas', numero: 2 } },
+    });
+    expect((await expectError(res, 400, 'invalid_request')).error).toContain('plan_pagos');
+    const id = await quote({}, { approve: false });
+    const approve = await action(id, { action: 'approve', plan_pagos: { tipo: 'contado' } });
+    expect((await expectError(approve.res, 400, 'invalid_request')).error).toContain('plan_pagos');
+  });
+});
+
+describe('quote action pay', () => {
+  it('fires payment.partial per installment and quote.paid on the last, with the detail adding up', async () => {
+    const id = await quote({ plan_pagos: { tipo: 'cuotas', numero: 3 } });
+    const first = await action(id, { action: 'pay', monto: 386.66, payment_method: 'transferencia' });
+    expect(first.res.status).toBe(200);
+    expect(first.body.data).toMatchObject({ status: 'approved', pagado: 386.66, saldo: 773.34 });
+    const partial = (await events(id, 'payment.partial'))[0]!;
+    expect(partial.data).toEqual({
+      id,
+      folio: expect.stringMatching(/^COT-/),
+      status: 'approved',
+      moneda: 'MXN',
+      total: 1160,
+      cliente: 'Cobros SA',
+      cliente_id: expect.any(String),
+      tipo: 'cuota',
+      monto: 386.66,
+      numero_cuota: 1,
+      saldo_pendiente: 773.34,
+      payment_method: 'transferencia',
+    });
+    await action(id, { action: 'pay', monto: 386.66, fecha: '2026-01-15', referencia: 'SPEI 123' });
+    expect((await events(id, 'payment.partial'))[0]!.data).toMatchObject({
+      numero_cuota: 2,
+      saldo_pendiente: 386.68,
+      payment_method: null,
+    });
+    expect(await events(id, 'quote.paid')).toHaveLength(0);
+    const last = await action(id, { action: 'pay', monto: 386.68 });
+    expect(last.body.data).toMatchObject({ status: 'paid', pagado: 1160, saldo: 0 });
+    expect(await events(id, 'payment.partial')).toHaveLength(2);
+    const paid = await events(id, 'quote.paid');
+    expect(paid).toHaveLength(1);
+    expect(paid[0]!.data).toMatchObject({ status: 'paid', total: 1160 });
+    const d = await detail(id);
+    expect(d.pagos).toEqual([
+      expect.objectContaining({
+        tipo: 'cuota',
+        numero_cuota: 1,
+        monto: 386.66,
+        payment_method: 'transferencia',
+      }),
+      expect.objectContaining({ tipo: 'cuota', numero_cuota: 2, monto: 386.66, fecha: '2026-01-15' }),
+      expect.objectContaining({ tipo: 'cuota', numero_cuota: 3, monto: 386.68, payment_method: null }),
+    ]);
+    expect(Object.keys(d.pagos[0]).sort()).toEqual(
+      ['fecha', 'id', 'monto', 'numero_cuota', 'payment_method', 'referencia', 'tipo'].sort(),
+    );
+    const again = await action(id, { action: 'pay', monto: 1 });
+    await expectError(again.res, 409, 'invalid_state');
+  });
+
+  it('names a cash payment that leaves a balance saldo', async () => {
+    const id = await quote();
+    await action(id, { action: 'pay', monto: 160 });
+    expect((await events(id, 'payment.partial'))[0]!.data).toMatchObject({
+      tipo: 'saldo',
+      numero_cuota: null,
+      monto: 160,
+      saldo_pendiente: 1000,
+    });
+  });
+
+  it('refuses monto above the balance or with too many decimals with 400, writing nothing', async () => {
+    const id = await quote();
+    await action(id, { action: 'pay', monto: 1000 });
+    for (const monto of [160.01, 10.005, 0, -5]) {
+      const res = await action(id, { action: 'pay', monto });
+      expect((await expectError(res.res, 400, 'invalid_request')).error).toContain('monto');
+    }
+    const missing = await action(id, { action: 'pay' });
+    expect((await expectError(missing.res, 400, 'invalid_request')).error).toContain('monto');
+    const badDate = await action(id, { action: 'pay', monto: 1, fecha: '2026-02-30' });
+    expect((await expectError(badDate.res, 400, 'invalid_request')).error).toContain('fecha');
+    const d = await detail(id);
+    expect(d).toMatchObject({ pagado: 1000, saldo: 160 });
+    expect(d.pagos).toHaveLength(1);
+  });
+
+  it('takes the deposit on a sent or viewed quote, which approves it; nothing else there', async () => {
+    const id = await quote({ plan_pagos: { tipo: 'anticipo', porcentaje: 50 } }, { approve: false });
+    const small = await action(id, { action: 'pay', monto: 100 });
+    await expectError(small.res, 409, 'invalid_state');
+    await t.call('POST', `/api/v1/test_helpers/cotizaciones/${id}`, { key: sk, body: { action: 'open' } });
+    const deposit = await action(id, { action: 'pay', monto: 580 });
+    expect(deposit.res.status).toBe(200);
+    expect(deposit.body.data).toMatchObject({ status: 'approved', pagado: 580, saldo: 580 });
+    expect(await events(id, 'quote.approved')).toHaveLength(1);
+    expect((await events(id, 'payment.partial'))[0]!.data).toMatchObject({
+      status: 'approved',
+      tipo: 'anticipo',
+      numero_cuota: null,
+      saldo_pendiente: 580,
+    });
+    const rest = await action(id, { action: 'pay', monto: 580 });
+    expect(rest.body.data.status).toBe('paid');
+    expect((await detail(id)).pagos.map((p: Json) => p.tipo)).toEqual(['anticipo', 'saldo']);
+
+    const cash = await quote({}, { approve: false });
+    await expectError((await action(cash, { action: 'pay', monto: 1160 })).res, 409, 'invalid_state');
+    const draft = (await post('/cotizaciones', { items, cliente })).body.data.id;
+    await expectError((await action(draft, { action: 'pay', monto: 1 })).res, 409, 'invalid_state');
+    expect((await detail(cash)).pagos).toEqual([]);
+  });
+
+  it('counts a full payment of an approved quote as paid at once', async () => {
+    const id = await quote();
+    const paid = await action(id, { action: 'pay', monto: 1160 });
+    expect(paid.body.data).toMatchObject({ status: 'paid', saldo: 0 });
+    expect(await events(id, 'payment.partial')).toHaveLength(0);
+    expect(await events(id, 'quote.paid')).toHaveLength(1);
+  });
+});
+
+describe('promises', () => {
+  const today = () => new Date().toISOString().slice(0, 10);
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+  it('records a promise and keeps it at once when payments since reach its amount by its date', async () => {
+    const id = await quote();
+    await action(id, { action: 'pay', monto: 100 });
+    const promised = await action(id, { action: 'promise', fecha_promesa: inDays(5), monto: 200 });
+    expect(promised.res.status).toBe(200);
+    const [promise] = promised.body.data.promesas;
+    expect(promise).toEqual({
+      id: expect.any(String),
+      object: 'promise',
+      cotizacion_id: id,
+      fecha_promesa: inDays(5),
+      monto: 200,
+      estado: 'pending',
+    });
+    const created = await events(promise.id, 'promise.created');
+    expect(created[0]).toMatchObject({ object: 'promise', data: promise });
+    // A payment dated after the promise's date does not count towards it.
+    await action(id, { action: 'pay', monto: 300, fecha: inDays(6) });
+    await action(id, { action: 'pay', monto: 150 });
+    expect((await detail(id)).promesas[0].estado).toBe('pending');
+    await action(id, { action: 'pay', monto: 50 });
+    expect((await detail(id)).promesas[0].estado).toBe('kept');
+    const kept = await events(promise.id, 'promise.kept');
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.data).toMatchObject({ estado: 'kept', monto: 200 });
+  });
+
+  it('refuses promises off an approved quote with a balance, in the past or above the balance', async () => {
+    const id = await quote();
+    const past = await action(id, { action: 'promise', fecha_promesa: inDays(-1), monto: 10 });
+    expect((await expectError(past.res, 400, 'invalid_request')).error).toContain('fecha_promesa');
+    const above = await action(id, { action: 'promise', fecha_promesa: today(), monto: 1160.01 });
+    expect((await expectError(above.res, 400, 'invalid_request')).error).toContain('monto');
+    const noDate = await action(id, { action: 'promise', monto: 10 });
+    expect((await expectError(noDate.res, 400, 'invalid_request')).error).toContain('fecha_promesa');
+    const sent = await quote({}, { approve: false });
+    const early = await action(sent, { action: 'promise', fecha_promesa: today(), monto: 10 });
+    await expectError(early.res, 409, 'invalid_state');
+    expect((await detail(id)).promesas).toEqual([]);
+  });
+
+  it('breaks pending promises through the test helper and the scheduled job, once each', async () => {
+    const id = await quote();
+    const promised = await action(id, { action: 'promise', fecha_promesa: today(), monto: 100 });
+    const promiseId = promised.body.data.promesas[0].id;
+    const helper = await post(`/test_helpers/cotizaciones/${id}`, { action: 'break_promises' });
+    expect(helper.res.status).toBe(200);
+    expect(helper.body.data.promesas[0].estado).toBe('broken');
+    expect(await events(promiseId, 'promise.broken')).toHaveLength(1);
+    await post(`/test_helpers/cotizaciones/${id}`, { action: 'break_promises' });
+    expect(await events(promiseId, 'promise.broken')).toHaveLength(1);
+
+    const other = await quote();
+    const due = await action(other, { action: 'promise', fecha_promesa: inDays(2), monto: 100 });
+    const dueId = due.body.data.promesas[0].id;
+    expect(await breakDuePromises(t.db, new Date())).toBe(0);
+    expect(await breakDuePromises(t.db, new Date(Date.now() + 3 * 86_400_000))).toBeGreaterThanOrEqual(1);
+    expect((await detail(other)).promesas[0].estado).toBe('broken');
+    expect(await events(dueId, 'promise.broken')).toHaveLength(1);
+    // A kept promise is never broken afterwards.
+    const third = await quote();
+    await action(third, { action: 'promise', fecha_promesa: today(), monto: 100 });
+    await action(third, { action: 'pay', monto: 100 });
+    await post(`/test_helpers/cotizaciones/${third}`, { action: 'break_promises' });
+    expect((await detail(third)).promesas[0].estado).toBe('kept');
+  });
+
+  it('keeps pending promises when the quote is marked paid outside the service', async () => {
+    const id = await quote();
+    await action(id, { action: 'promise', fecha_promesa: inDays(3), monto: 100 });
+    await action(id, { action: 'mark_paid' });
+    const d = await detail(id);
+    expect(d).toMatchObject({ status: 'paid', saldo: 0 });
+    expect(d.promesas[0].estado).toBe('kept');
+  });
+});
+
+describe("the merchant's usual plan (widget settings)", () => {
+  it('is in /elements/config with its line in five languages and given to the widget’s quotes', async () => {
+    const origin = t.seed.publishable_origins[0] ?? 'http://localhost:5173';
+    const asWidget = (method: string, path: string, body?: unknown) =>
+      t.call(method, `/api/v1${path}`, { key: t.seed.keys.pk_test, body, headers: { origin } });
+    const before = ((await (await asWidget('GET', '/elements/config')).json()) as Json).data;
+    expect(before.plan_pagos).toBeNull();
+    await t.db.query(
+      `UPDATE orgs SET widget = widget || '{"plan_pagos": {"tipo": "anticipo", "porcentaje": 50}}' WHERE id = $1`,
+      [t.seed.org.id],
+    );
+    t.deps.keys.invalidate(`org:${t.seed.org.id}`);
+    try {
+      const config = ((await (await asWidget('GET', '/elements/config')).json()) as Json).data;
+      expect(config.plan_pagos).toEqual({
+        tipo: 'anticipo',
+        porcentaje: 50,
+        texto: {
+          es: '50 % de anticipo, saldo a la entrega',
+          en: '50 % deposit, balance on delivery',
+          pt: '50 % de entrada, saldo na entrega',
+          fr: 'Acompte de 50 %, solde à la livraison',
+          de: '50 % Anzahlung, Rest bei Lieferung',
+        },
+      });
+      const created = await asWidget('POST', '/cotizaciones', {
+        items,
+        cliente: { ...cliente, email: 'w@x.example' },
+      });
+      expect(created.status).toBe(200);
+      const id = ((await created.json()) as Json).data.id;
+      expect((await detail(id)).plan_pagos).toEqual({ tipo: 'anticipo', porcentaje: 50 });
+    } finally {
+      await t.db.query(`UPDATE orgs SET widget = widget - 'plan_pagos' WHERE id = $1`, [t.seed.org.id]);
+      t.deps.keys.invalidate(`org:${t.seed.org.id}`);
+    }
+  });
+});

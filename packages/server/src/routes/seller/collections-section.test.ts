@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../testing/harness.js';
+
+let t: TestContext;
+let dir: string;
+let sk: string;
+type Json = Record<string, any>;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-seller-'));
+  const file = join(dir, 'demo-keys.json');
+  t = await createTestContext({ env: { DEMO_KEYS_FILE: file } });
+  sk = t.seed.keys.sk_test_write;
+  writeFileSync(file, JSON.stringify({ keys: t.seed.keys }));
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const api = async (method: string, path: string, body?: unknown) =>
+  ((await (await t.call(method, `/api/v1${path}`, { key: sk, body })).json()) as { data: Json }).data;
+const page = async () => (await t.app.request('/demo/seller')).text();
+
+describe('seller page: collections section', () => {
+  it('shows receivables with an SVG aging chart, pending tasks and a button per workflow', async () => {
+    const quote = await api('POST', '/cotizaciones', {
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }],
+      cliente: { empresa: 'Cartera SA' },
+      send: true,
+    });
+    await api('POST', `/cotizaciones/${quote.id}`, { action: 'approve' });
+    await api('POST', '/tareas', { titulo: 'Cobrar a Cartera SA', due_date: '2026-12-24' });
+    const text = await page();
+    expect(text).toContain('id="cobranza"');
+    expect(text).toMatch(/<svg class="aging"[^>]*role="img"/);
+    expect(text.match(/<rect /g)).toHaveLength(5);
+    expect(text).toContain('Cartera SA');
+    expect(text).toContain('Cobrar a Cartera SA');
+    for (const name of ['seguimiento', 'recordatorio_cobro', 'incobrables'])
+      expect(text).toContain(`>${name}</button>`);
+    expect(text).not.toContain('sk_test_');
+  });
+
+  it('completes a task from its button and refuses a cross-site post', async () => {
+    const task = await api('POST', '/tareas', { titulo: 'Llamar' });
+    const path = `/demo/seller/tareas/${task.id}/complete`;
+    const foreign = await t.app.request(path, {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(foreign.status).toBe(403);
+    expect((await api('GET', `/tareas/${task.id}`)).done).toBe(false);
+    const res = await t.app.request(path, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(res.status).toBe(303);
+    expect((await api('GET', `/tareas/${task.id}`)).done).toBe(true);
+  });
+
+  it('runs a quote workflow on the sent quotes from its button', async () => {
+    const quote = await api('POST', '/cotizaciones', {
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 10 }],
+      cliente: { empresa: 'Seguimiento SA' },
+      send: true,
+    });
+    const workflows = (await (await t.call('GET', '/api/v1/workflows', { key: sk })).json()) as {
+      data: Json[];
+    };
+    const seguimiento = workflows.data.find((w) => w.nombre === 'seguimiento')!;
+    const res = await t.app.request(`/demo/seller/workflows/${seguimiento.id}`, {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
+    expect(res.status).toBe(303);
+    const tasks = await api('GET', `/tareas?cotizacion_id=${quote.id}`);
+    expect(tasks).toHaveLength(1);
+  });
+});

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertWorkflow } from '../repositories/workflows.js';
+import { createApiKey } from '../services/api-keys.js';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+
+let t: TestContext;
+let sk: string;
+let byName: Record<string, Record<string, any>>;
+beforeAll(async () => {
+  t = await createTestContext();
+  sk = t.seed.keys.sk_test_write;
+  const list = (await (await t.call('GET', '/api/v1/workflows', { key: sk })).json()) as Json;
+  byName = Object.fromEntries(list.data.map((w: Json) => [w.nombre, w]));
+});
+afterAll(() => t.close());
+
+type Json = Record<string, any>;
+const call = async (method: string, path: string, body?: unknown, key = sk, headers = {}) => {
+  const res = await t.call(method, `/api/v1${path}`, { key, body, headers });
+  return { res, body: (await res.clone().json()) as Json };
+};
+const newQuote = async (send = true) => {
+  const created = await call('POST', '/cotizaciones', {
+    items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }],
+    cliente: { empresa: 'Flujos SA', email: 'flujos@example.com' },
+  });
+  const id = created.body.data.id as string;
+  if (send) await call('POST', `/cotizaciones/${id}`, { action: 'send' });
+  return { id, folio: created.body.data.folio as string };
+};
+const invoke = (workflowId: string, ids: string[], headers = {}) =>
+  call('POST', `/workflows/${workflowId}/invoke`, { ids }, sk, headers);
+
+describe('workflows', () => {
+  it('lists the demo organization’s three workflows', () => {
+    expect(Object.keys(byName).sort()).toEqual(['incobrables', 'recordatorio_cobro', 'seguimiento']);
+    expect(byName.seguimiento).toMatchObject({
+      id: expect.any(String),
+      object: 'workflow',
+      objeto: 'cotizacion',
+      activo: true,
+      pasos: [{ tipo: 'create_task', dias: 2 }, { tipo: 'send_reminder' }],
+    });
+    expect(byName.recordatorio_cobro).toMatchObject({
+      objeto: 'factura',
+      pasos: [{ tipo: 'send_reminder' }],
+    });
+    expect(byName.incobrables).toMatchObject({
+      objeto: 'factura',
+      pasos: [{ tipo: 'mark_uncollectible', dias_vencida: 90 }],
+    });
+  });
+
+  it('runs seguimiento on each record alone: a task titled with the folio, a reminder, failures per record', async () => {
+    const sent = await newQuote();
+    const draft = await newQuote(false);
+    const unknown = randomUUID();
+    const outboxBefore = (await t.db.query('SELECT id FROM email_outbox')).length;
+    const { res, body } = await invoke(byName.seguimiento!.id, [sent.id, draft.id, unknown]);
+    expect(res.status).toBe(200);
+    expect(body.data.workflow_id).toBe(byName.seguimiento!.id);
+    expect(body.data.resultados).toEqual([
+      { id: sent.id, ok: true },
+      { id: draft.id, ok: false, code: 'invalid_state', error: expect.any(String) },
+      { id: unknown, ok: false, code: 'not_found', error: expect.any(String) },
+    ]);
+    const tasks = (await call('GET', `/tareas?cotizacion_id=${sent.id}`)).body.data;
+    expect(tasks).toHaveLength(1);
+    expect(tasks[0].titulo).toContain(sent.folio);
+    expect(tasks[0].titulo).toContain('Flujos SA');
+    const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    expect(tasks[0].due_date).toBe(inTwoDays);
+    expect((await call('GET', `/tareas?cotizacion_id=${draft.id}`)).body.data).toHaveLength(0);
+    const reminders = await t.db.query<{ quote_id: string; subject: string; to_email: string }>(
+      `SELECT quote_id, subject, to_email FROM email_outbox WHERE quote_id = $1 AND subject LIKE 'Recordatorio%'`,
+      [sent.id],
+    );
+    expect(reminders).toEqual([
+      { quote_id: sent.id, subject: expect.stringContaining(sent.folio), to_email: 'flujos@example.com' },
+    ]);
+    expect((await t.db.query('SELECT id FROM email_outbox')).length).toBe(outboxBefore + 1);
+    const created = (await call('GET', `/events?type=task.created&object_id=${tasks[0].id}`)).body.data;
+    expect(created).toHaveLength(1);
+  });
+
+  it('rolls back a record whose later step fails, keeping the steps before it', async () => {
+    const [workflow] = [
+      await upsertWorkflow(t.db, t.seed.org.id, {
+        nombre: 'tarea_y_reenvio',
+        objeto: 'cotizacion',
+        pasos: [{ tipo: 'create_task', titulo: 'Revisar {folio}', dias: 0 }, { tipo: 'resend' }],
+        activo: true,
+      }),
+    ];
+    // Alone, and inside the transaction of an Idempotency-Key (each record then in a savepoint).
+    for (const headers of [{}, { 'idempotency-key': `wf-${randomUUID()}` }]) {
+      const sent = await newQuote();
+      const approved = await newQuote();
+      await call('POST', `/cotizaciones/${approved.id}`, { action: 'approve' });
+      const { body } = await invoke(workflow!.id, [sent.id, approved.id], headers);
+      expect(body.data.resultados.map((r: Json) => r.ok)).toEqual([true, false]);
+      expect((await call('GET', `/tareas?cotizacion_id=${approved.id}`)).body.data).toHaveLength(0);
+      expect((await call('GET', `/tareas?cotizacion_id=${sent.id}`)).body.data).toHaveLength(1);
+      expect((await call('GET', `/events?object_id=${sent.id}&type=quote.updated`)).body.data).toHaveLength(
+        1,
+      );
+    }
+  });
+
+  it('adds a seller comment with add_comment', async () => {
+    const workflow = await upsertWorkflow(t.db, t.seed.org.id, {
+      nombre: 'comentario',
+      objeto: 'cotizacion',
+      pasos: [{ tipo: 'add_comment', mensaje: 'Quedo atento, {cliente}' }],
+      activo: true,
+    });
+    const quote = await newQuote();
+    await invoke(workflow!.id, [quote.id]);
+    const events = (await call('GET', `/events?object_id=${quote.id}&type=quote.comment_added`)).body.data;
+    expect(events[0].data).toMatchObject({ autor: 'vendedor', mensaje: 'Quedo atento, Flujos SA' });
+  });
+
+  it('answers 404 for an unknown workflow and 409 for an inactive one, running nothing', async () => {
+    const quote = await newQuote();
+    await expectError((await invoke(randomUUID(), [quote.id])).res, 404, 'not_found');
+    await expectError((await invoke('nope', [quote.id])).res, 404, 'not_found');
+    const inactive = await upsertWorkflow(t.db, t.seed.org.id, {
+      nombre: 'apagado',
+      objeto: 'cotizacion',
+      pasos: [{ tipo: 'create_task', titulo: 'x', dias: 0 }],
+      activo: false,
+    });
+    await expectError((await invoke(inactive!.id, [quote.id])).res, 409, 'invalid_state');
+    expect((await call('GET', `/tareas?cotizacion_id=${quote.id}`)).body.data).toHaveLength(0);
+  });
+
+  it.each([
+    [{}],
+    [{ ids: [] }],
+    [{ ids: ['x'] }],
+    [{ ids: Array.from({ length: 101 }, () => randomUUID()) }],
+    [{ ids: [randomUUID()], extra: true }],
+  ])('refuses the body %# with 400', async (body) => {
+    const res = await call('POST', `/workflows/${byName.seguimiento!.id}/invoke`, body);
+    await expectError(res.res, 400, 'invalid_request');
+  });
+
+  it('replays an invocation with the same Idempotency-Key without running it again', async () => {
+    const quote = await newQuote();
+    const headers = { 'idempotency-key': `wf-${randomUUID()}` };
+    const first = await invoke(byName.seguimiento!.id, [quote.id], headers);
+    const second = await invoke(byName.seguimiento!.id, [quote.id], headers);
+    expect(second.res.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body).toEqual(first.body);
+    expect((await call('GET', `/tareas?cotizacion_id=${quote.id}`)).body.data).toHaveLength(1);
+  });
+
+  it('is the restricted resource workflows', async () => {
+    const { key } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'restricted',
+      mode: 'test',
+      scope: 'write',
+      permissions: { workflows: 'read' },
+    });
+    expect((await call('GET', '/workflows', undefined, key)).res.status).toBe(200);
+    const quote = await newQuote();
+    const res = await call('POST', `/workflows/${byName.seguimiento!.id}/invoke`, { ids: [quote.id] }, key);
+    await expectError(res.res, 403, 'insufficient_scope');
+  });
+});

@@ -1,0 +1,246 @@
+import { formatMoney } from '@svc/core';
+import type { Queryable } from '../db/database.js';
+import { ApiError, invalidState, notFound } from '../errors.js';
+import { REMINDER } from '../i18n/collections.js';
+import type { Lang } from '../i18n/messages.js';
+import { findClientById } from '../repositories/clients.js';
+import { insertEvent } from '../repositories/events.js';
+import { findQuote, type QuoteRow } from '../repositories/quotes.js';
+import { findWorkflow, listWorkflows, type WorkflowRow } from '../repositories/workflows.js';
+import type { WorkflowStep } from '../schemas/requests.js';
+import type { AppDeps } from '../types.js';
+import type { KeyWithOrg } from './key-store.js';
+import type { Org } from './orgs.js';
+import { balanceOf, isoDay } from './payments.js';
+import { deliverQueuedEmail, type QueuedEmail } from './quote-email.js';
+import { addDays, sendQuoteInTx } from './quote-sending.js';
+import { publicLink, quoteEventData } from './quote-view.js';
+import { apiActor } from './quotes.js';
+import { createTaskInTx } from './tasks.js';
+
+/** A workflow as the API returns it. */
+export function workflowView(workflow: WorkflowRow) {
+  return {
+    id: workflow.id,
+    object: 'workflow' as const,
+    nombre: workflow.nombre,
+    objeto: workflow.objeto,
+    pasos: workflow.pasos,
+    estados: workflow.estados,
+    activo: workflow.activo,
+  };
+}
+
+/** GET /workflows. */
+export async function listWorkflowPage(deps: AppDeps, auth: KeyWithOrg) {
+  const rows = await listWorkflows(deps.db, auth.org.id);
+  return { data: rows.map(workflowView), meta: { total: rows.length } };
+}
+
+/** The outcome of a workflow on one record. */
+export type WorkflowResult =
+  | { id: string; ok: true }
+  | { id: string; ok: false; code: string; error: string };
+
+/** What a step needs to know about the run. */
+interface RunContext {
+  deps: AppDeps;
+  org: Org;
+  mode: 'test' | 'live';
+  actor: string;
+  now: Date;
+  emails: QueuedEmail[];
+}
+
+/**
+ * Runs a workflow's steps on each record (design.md section 13), each record in its own
+ * transaction: a record that is missing, of the wrong kind or in the wrong state fails alone and
+ * keeps nothing of its steps. 404 for an unknown workflow, 409 for an inactive one. E-mails go out
+ * after their record's commit.
+ */
+export async function invokeWorkflow(deps: AppDeps, auth: KeyWithOrg, id: string, ids: string[]) {
+  const workflow = await findWorkflow(deps.db, auth.org.id, id);
+  if (!workflow) throw notFound('Workflow');
+  if (!workflow.activo) throw invalidState(`Workflow ${workflow.nombre} is not active. Nothing was run.`);
+  const resultados: WorkflowResult[] = [];
+  for (const recordId of ids) {
+    const context: RunContext = {
+      deps,
+      org: auth.org,
+      mode: auth.key.mode,
+      actor: apiActor(auth),
+      now: deps.now(),
+      emails: [],
+    };
+    try {
+      await deps.db.transaction((tx) =>
+        workflow.objeto === 'cotizacion'
+          ? runOnQuote(tx, workflow, recordId, context)
+          : runOnInvoice(tx, workflow, recordId, context),
+      );
+      resultados.push({ id: recordId, ok: true });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      resultados.push({ id: recordId, ok: false, code: error.code, error: error.message });
+      continue;
+    }
+    if (deps.mailer)
+      for (const email of context.emails) await deliverQueuedEmail(deps.db, deps.mailer, email);
+  }
+  return { workflow_id: workflow.id, resultados };
+}
+
+const wrongState = (what: string, status: string, step: string, allowed: readonly string[]) =>
+  invalidState(
+    `${step}: the ${what} is ${status}; allowed from: ${allowed.join(', ')}. Nothing was changed.`,
+  );
+
+/** `{folio}`, `{numero}` and `{cliente}` of a step's text replaced by the record's. */
+const fill = (text: string, values: { folio: string; numero: string; cliente: string }) =>
+  text
+    .replaceAll('{folio}', values.folio)
+    .replaceAll('{numero}', values.numero)
+    .replaceAll('{cliente}', values.cliente);
+
+async function runOnQuote(tx: Queryable, workflow: WorkflowRow, id: string, context: RunContext) {
+  const scope = { orgId: context.org.id, mode: context.mode };
+  let quote = await findQuote(tx, scope, id, true);
+  if (!quote) throw notFound('Quote');
+  if (workflow.estados && !workflow.estados.includes(quote.status)) {
+    throw wrongState('quote', quote.status, workflow.nombre, workflow.estados);
+  }
+  for (const step of workflow.pasos) quote = await runQuoteStep(tx, step, quote, context);
+}
+
+const REMINDABLE_QUOTE = ['sent', 'viewed', 'approved'] as const;
+const RESENDABLE = ['sent', 'viewed', 'expired'] as const;
+
+async function runQuoteStep(
+  tx: Queryable,
+  step: WorkflowStep,
+  quote: QuoteRow,
+  context: RunContext,
+): Promise<QuoteRow> {
+  const scope = { orgId: context.org.id, mode: context.mode };
+  const names = { folio: quote.folio, numero: quote.folio, cliente: quote.cliente_nombre };
+  switch (step.tipo) {
+    case 'create_task':
+      await createTaskInTx(
+        tx,
+        scope,
+        {
+          titulo: fill(step.titulo, names),
+          due_date: addDays(context.now, step.dias),
+          cotizacion_id: quote.id,
+        },
+        context.actor,
+      );
+      return quote;
+    case 'send_reminder': {
+      if (!(REMINDABLE_QUOTE as readonly string[]).includes(quote.status))
+        throw wrongState('quote', quote.status, step.tipo, REMINDABLE_QUOTE);
+      const client = await findClientById(tx, scope, quote.cliente_id);
+      const balance = quote.status === 'approved' ? balanceOf(quote) : quote.total;
+      await queueReminder(tx, context, {
+        quoteId: quote.id,
+        lang: (quote.language ?? quote.draft_language) as Lang,
+        to: client?.email ?? null,
+        client: quote.cliente_nombre,
+        document: quote.folio,
+        balance: formatMoney(balance, quote.moneda, quote.language ?? quote.draft_language),
+        link: publicLink(context.deps.config.publicUrl, quote.token),
+      });
+      return quote;
+    }
+    case 'resend': {
+      if (!(RESENDABLE as readonly string[]).includes(quote.status))
+        throw wrongState('quote', quote.status, step.tipo, RESENDABLE);
+      const client = await findClientById(tx, scope, quote.cliente_id);
+      const sent = await sendQuoteInTx(tx, context.deps, {
+        quote,
+        org: context.org,
+        actor: context.actor,
+        clientEmail: client?.email ?? null,
+        now: context.now,
+        type: 'quote.updated',
+      });
+      if (sent.email.queued) context.emails.push(sent.email.queued);
+      return sent.quote;
+    }
+    case 'add_comment':
+      await addSellerComment(tx, quote, fill(step.mensaje, names), context.actor);
+      return quote;
+    default:
+      throw invalidState(`${step.tipo}: not a step of quote workflows. Nothing was changed.`);
+  }
+}
+
+/**
+ * A seller's comment on a quote (`quote.comment_added`, `autor` `vendedor`). The quote's
+ * conversation is engineer i23's (quote action `comment`); until it is merged the comment is the
+ * event alone.
+ */
+export async function addSellerComment(tx: Queryable, quote: QuoteRow, mensaje: string, actor: string) {
+  await insertEvent(tx, {
+    orgId: quote.org_id,
+    mode: quote.mode,
+    type: 'quote.comment_added',
+    object: 'quote',
+    objectId: quote.id,
+    data: { ...quoteEventData(quote), autor: 'vendedor', mensaje, item_id: null },
+    actor,
+  });
+}
+
+/** Writes a payment reminder to the client into the e-mail outbox (sent after commit, live only). */
+async function queueReminder(
+  tx: Queryable,
+  context: RunContext,
+  reminder: {
+    quoteId: string | null;
+    lang: Lang;
+    to: string | null;
+    client: string;
+    document: string;
+    balance: string;
+    link: string;
+  },
+) {
+  const m = REMINDER[reminder.lang] ?? REMINDER.es;
+  const subject = m.subject(reminder.document, context.org.nombre);
+  const text = m.body(
+    reminder.client,
+    context.org.nombre,
+    reminder.document,
+    reminder.balance,
+    reminder.link,
+  );
+  const skipped = !reminder.to
+    ? 'no_client_email'
+    : context.mode === 'test'
+      ? 'test_mode'
+      : !context.deps.mailer
+        ? 'no_smtp'
+        : null;
+  const [row] = await tx.query<{ id: string }>(
+    `INSERT INTO email_outbox (org_id, mode, quote_id, to_email, subject, body, status, skipped_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [
+      context.org.id,
+      context.mode,
+      reminder.quoteId,
+      reminder.to,
+      subject,
+      text,
+      skipped ? 'skipped' : 'pending',
+      skipped,
+    ],
+  );
+  if (!skipped) context.emails.push({ outboxId: row!.id, to: reminder.to!, subject, text });
+}
+
+async function runOnInvoice(_tx: Queryable, _workflow: WorkflowRow, _id: string, _context: RunContext) {
+  // Invoices are engineer i18's (/facturas); their steps run once that table is merged.
+  void isoDay;
+  throw notFound('Invoice');
+}
