@@ -1,150 +1,31 @@
+import { isAttribute } from './attributes.js';
+import { seatCount } from './bundles.js';
+import { type CatalogIndex, type IndexedProduct, indexCatalog, STOPWORDS } from './catalog-index.js';
 import {
-  type CatalogIndex,
-  type IndexedProduct,
-  indexCatalog,
-  STOPWORDS,
-  wordMatches,
-} from './catalog-index.js';
-import { ARTICLES, digitValue, isNumberWord, readQuantity } from './numbers.js';
-import { forms, normalize, tokenize } from './text.js';
-import type { CatalogProduct, DraftedItem, Drafter, DraftRequest } from './types.js';
-
-/** Words that join two requested things: a new line starts after them. */
-const JOINERS = new Set([
-  ',',
-  ':',
-  ';',
-  '+',
-  '&',
-  '/',
-  'y',
-  'e',
-  'and',
-  'et',
-  'und',
-  'con',
-  'with',
-  'com',
-  'avec',
-  'mit',
-  'plus',
-  'mas',
-  'ademas',
-  'also',
-  'tambien',
-]);
-/** Words that negate what follows in their part of the sentence. */
-const NEGATIONS = new Set([
-  'sin',
-  'without',
-  'sem',
-  'sans',
-  'ohne',
-  'no',
-  'not',
-  'nada',
-  'excepto',
-  'except',
-  'salvo',
-  'menos',
-  'kein',
-  'keine',
-  'keinen',
-  'pas',
-  'nao',
-  'nunca',
-]);
-/** "for each one": the line takes the quantity of the first thing asked for. */
-const EACH = new Set(['cada', 'each', 'chaque', 'jede', 'jeden', 'jedes', 'jeweils', 'per']);
-const FOR = new Set(['para', 'for', 'pour', 'fur', 'per', 'pra']);
-/** "con docking", "with monitors": things that come with the ones before. */
-const WITH = new Set(['con', 'with', 'com', 'avec', 'mit']);
-/** "y otro para la bodega": one more of the thing before. */
-const OTHER = new Set(
-  'otro otra otros otras another outro outra outros outras autre autres weitere weiteren weiteres noch'.split(
-    ' ',
-  ),
-);
-const OF = new Set(['de', 'of', 'da', 'do', 'du', 'von', 'des']);
-const MONTHS = new Set([
-  'mes',
-  'meses',
-  'month',
-  'months',
-  'mois',
-  'monat',
-  'monate',
-  'monaten',
-  'mensual',
-  'mensuales',
-]);
-const YEARS = new Set([
-  'ano',
-  'anos',
-  'year',
-  'years',
-  'an',
-  'ans',
-  'annee',
-  'annees',
-  'jahr',
-  'jahre',
-  'jahren',
-  'anual',
-  'anuales',
-  'annual',
-]);
-const DURATION_LEAD = new Set(['por', 'durante', 'for', 'pendant', 'fur', 'durant', 'during']);
-/** Words saying the number counts packs, not pieces. */
-const PACK_WORDS = new Set([
-  'paquete',
-  'paquetes',
-  'pack',
-  'packs',
-  'caja',
-  'cajas',
-  'paquet',
-  'paquets',
-  'pacote',
-  'pacotes',
-  'packung',
-  'packungen',
-  'box',
-  'boxes',
-]);
-/** `unidad` values of things sold by the month or by the year. */
-const MONTHLY_UNITS = new Set([
-  'mes',
-  'meses',
-  'month',
-  'months',
-  'mensual',
-  'monthly',
-  'mois',
-  'monat',
-  'mensal',
-  'mensuel',
-]);
-const YEARLY_UNITS = new Set([
-  'ano',
-  'anos',
-  'year',
-  'years',
-  'anual',
-  'annual',
-  'yearly',
-  'an',
-  'annee',
-  'jahr',
-  'anuel',
-]);
-/** Words that only say what a number counts ("5 horas", "12 unidades"): the number is a quantity. */
-const COUNT_WORDS = new Set(
-  (
-    'hora horas hour hours hr hrs h heure heures stunde stunden unidad unidades unit units pieza piezas pza pzas ' +
-    'pz pc pcs piece pieces unite unites stuck stk peca pecas unidade total en mas more veces times x'
-  ).split(' '),
-);
+  DURATION_LEAD,
+  inProductUnit,
+  isDurationAt,
+  PERIODS,
+  readDuration,
+  samePeriod,
+} from './durations.js';
+import { bestProducts, elidedMention, type Found, markNameNumbers } from './matching.js';
+import { isNegated, negates } from './negations.js';
+import { MINUS, prepareNotation } from './notation.js';
+import { ARTICLES, addsHalf, digitValue, HALF, isNumberWord, readQuantity } from './numbers.js';
+import { PACK_WORDS, toPacks } from './packs.js';
+import { phraseText } from './phrases.js';
+import { normalize, tokenize } from './text.js';
+import {
+  type CatalogProduct,
+  type DraftedItem,
+  type Drafter,
+  type DraftNote,
+  type DraftRequest,
+  type SkippedPhrase,
+  validQuantity,
+} from './types.js';
+import { COUNT_WORDS, EACH, FOR, JOINERS, OTHER, WITH } from './words.js';
 
 interface Segment {
   tokens: string[];
@@ -170,23 +51,42 @@ interface Mention {
   each: boolean;
   /** The quantity counts those it is for ("para 5 equipos"). */
   viaFor: boolean;
+  /** Which segment named it, and that segment's tokens (for notes and skipped phrases). */
+  segment: number;
+  tokens: string[];
 }
+
+/** What a request gives: the lines, the phrases drafted as nothing, and what was changed. */
+export interface DraftOutcome {
+  items: DraftedItem[];
+  skipped: SkippedPhrase[];
+  notes: DraftNote[];
+}
+
+/** Money named in a request is a budget, never a thing asked for ("50000 pesos"). */
+const MONEY = new Set(
+  'peso pesos dolar dolares dollar dollars usd mxn eur euro euros real reais brl'.split(' '),
+);
 
 /**
  * The offline drafter: reads the request in any of the five languages, splits it into the things
- * asked for, finds each in the catalog by its name, aliases and SKU (plurals, accents and small
- * typos forgiven), reads quantities in digits or words, durations for monthly or yearly items,
- * packs, "for each one" and negations, and proposes nothing when nothing fits.
+ * asked for, finds each in the catalog by its name, aliases and SKU (plurals, accents, compounds
+ * and small typos forgiven), reads quantities in digits or words, durations for monthly or
+ * yearly items, packs, per-seat bundles, "for each one" and negations, and proposes nothing
+ * when nothing fits. What it read as a request but could not draft goes to `onSkip`.
  */
 export function createCatalogDrafter(): Drafter {
   warmUp();
   return {
     name: 'catalog',
     async *draft(request: DraftRequest): AsyncIterable<DraftedItem> {
-      for (const item of draftLines(request.prompt, request.catalog)) {
+      const outcome = draftRequest(request.prompt, request.catalog);
+      for (const item of outcome.items) {
         if (request.signal?.aborted) return;
         yield item;
       }
+      for (const phrase of outcome.skipped) request.onSkip?.(phrase);
+      for (const note of outcome.notes) request.onNote?.(note);
     },
   };
 }
@@ -217,38 +117,69 @@ function warmUp(): void {
   ];
   for (const prompt of [
     'Necesito tres widgets de 20 pulgadas y 2 horas de prueba, sin servicio',
-    'a dozen widgts and a service for 6 months, for each one',
-    'zwei Widgets und ein Service für ein Jahr; 300 cosas grandes x2',
+    'a dozen widgts and a service for 6 months, for each one; 1.000 cosas grandes',
+    'zwei Widgets und ein Service für ein halbes Jahr; 300 cosas grandes x2, W-1 x 3, para cada uno de 4 puestos',
   ])
-    draftLines(prompt, catalog);
+    draftRequest(prompt, catalog);
 }
 
 /** The drafted lines of a request, in the order they are mentioned. */
 export function draftLines(prompt: string, catalog: CatalogProduct[]): DraftedItem[] {
+  return draftRequest(prompt, catalog).items;
+}
+
+/** The drafted lines of a request, what it skipped and what it changed. */
+export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOutcome {
   const index = indexCatalog(catalog);
-  const segments = split(markNameNumbers(tokenize(prompt.slice(0, 2000)), index), index);
+  const text = prompt.slice(0, 2000);
+  const allTokens = markNameNumbers(tokenize(prepareNotation(text, catalog)), index);
+  const segments = split(allTokens, index);
   const mentions: Mention[] = [];
   const excluded = new Set<IndexedProduct>();
+  const skipped: SkippedPhrase[] = [];
+  const notes: DraftNote[] = [];
+  const skip = (tokens: string[], reason: SkippedPhrase['reason']) => {
+    const phrase = phraseText(tokens, text, catalog);
+    if (phrase && !skipped.some((s) => s.text === phrase)) skipped.push({ text: phrase, reason });
+  };
+  // "equipar 4 puestos, cada uno con…": the seats every item of the bundle is multiplied by.
+  let bundle: { seats: number; segment: number } | undefined;
   // "3 laptops, cada una con 2 monitores": "each" said before the thing it multiplies.
   let pendingEach = false;
   let previousTokens: string[] = [];
-  for (const segment of segments) {
-    let found = bestProducts(segment.tokens, index);
+  // "for the same period": the last duration said.
+  let lastMonths: number | undefined;
+  segments.forEach((segment, position) => {
+    let found: Found[] = bestProducts(segment.tokens, index);
     let tokens = segment.tokens;
     if (found.length === 0 && !segment.negated) {
       // "dos laptops de 14 pulgadas y una de 16": the thing is the one just named.
       const elided = elidedMention(segment.tokens, previousTokens, index);
       if (elided) ({ found, tokens } = elided);
     }
+    if (found.length === 0 && !segment.negated && !bundle) {
+      const seats = seatCount(tokens, allTokens);
+      if (seats !== undefined) {
+        bundle = { seats, segment: position };
+        return;
+      }
+    }
     if (found.length > 0) previousTokens = tokens;
     const amounts = readAmounts(tokens);
+    if (amounts.months === undefined && samePeriod(tokens)) amounts.months = lastMonths;
+    if (amounts.months !== undefined) lastMonths = amounts.months;
     if (pendingEach && found.length > 0) amounts.each = true;
     pendingEach = found.length === 0 && amounts.each && amounts.quantity === undefined;
     const another = tokens.some((t) => OTHER.has(t));
-    if (found.length === 0 && !segment.negated) {
+    if (found.length === 0) {
+      if (segment.negated) return;
       const previous = mentions[mentions.length - 1];
+      let used = false;
       // "un access point para la oficina y otro para la bodega"
-      if (previous && another) previous.quantity = countOf(previous) + (amounts.quantity ?? 1);
+      if (previous && another) {
+        previous.quantity = countOf(previous) + (amounts.quantity ?? 1);
+        used = true;
+      }
       // "a training course of 5 hours": a quantity alone belongs to the thing just named, more
       // than a count of those it is for ("capacitación para 10 usuarios de 4 horas").
       else if (
@@ -259,10 +190,15 @@ export function draftLines(prompt: string, catalog: CatalogProduct[]): DraftedIt
       ) {
         previous.quantity = amounts.quantity;
         previous.viaFor = false;
+        used = true;
       }
-      if (previous && previous.months === undefined && amounts.months !== undefined)
+      if (previous && previous.months === undefined && amounts.months !== undefined) {
         previous.months = amounts.months;
-      continue;
+        previous.tokens = [...previous.tokens, ...tokens];
+        used = true;
+      }
+      if (!used && asksForSomething(tokens, amounts)) skip(tokens, 'not_in_catalog');
+      return;
     }
     for (const product of found) {
       if (segment.negated) {
@@ -297,34 +233,59 @@ export function draftLines(prompt: string, catalog: CatalogProduct[]): DraftedIt
         tokens.some((t) => t.length > 3 && t.endsWith('s') && !STOPWORDS.has(t))
       )
         amounts.quantity = previous.quantity;
-      mentions.push({ ...amounts, product: product.product, score: product.score });
+      mentions.push({
+        ...amounts,
+        product: product.product,
+        score: product.score,
+        segment: position,
+        tokens,
+      });
     }
-  }
+  });
   const firstQuantity = mentions.find((m) => m.quantity !== undefined)?.quantity;
   const anyEach = mentions.some((m) => m.each);
   const lines = new Map<string, DraftedItem>();
   for (const mention of mentions) {
     const product = catalog[mention.product.position]!;
     if (excluded.has(mention.product) || lines.has(product.id)) continue;
-    // What "each" refers to: the first thing whose quantity was said, if it is another one.
-    const base = mentions.find((m) => m !== mention && m.quantity !== undefined)?.quantity;
-    let quantity =
-      mention.quantity === undefined
-        ? anyEach && firstQuantity !== undefined
-          ? firstQuantity
-          : (mention.article ?? 1)
-        : mention.each && base !== undefined && mentions.indexOf(mention) > 0
-          ? mention.quantity * base
-          : mention.quantity;
-    const unit = normalize(product.unidad).trim();
-    if (mention.months !== undefined) {
-      if (MONTHLY_UNITS.has(unit)) quantity = (mention.quantity ?? 1) * mention.months;
-      else if (YEARLY_UNITS.has(unit))
-        quantity = (mention.quantity ?? 1) * Math.max(1, Math.round(mention.months / 12));
+    let quantity: number;
+    if (bundle && (mention.segment > bundle.segment || mention.quantity === undefined)) {
+      // Every item of a per-seat bundle, times the seats ("cada uno con laptop y 2 monitores").
+      quantity = (mention.segment > bundle.segment ? countOf(mention) : 1) * bundle.seats;
+    } else {
+      // What "each" refers to: the first thing whose quantity was said, if it is another one.
+      const base = mentions.find((m) => m !== mention && m.quantity !== undefined)?.quantity;
+      quantity =
+        mention.quantity === undefined
+          ? anyEach && firstQuantity !== undefined
+            ? firstQuantity
+            : (mention.article ?? 1)
+          : mention.each && base !== undefined && mentions.indexOf(mention) > 0
+            ? mention.quantity * base
+            : mention.quantity;
     }
-    const pack = mention.product.packSize;
-    // "300 tarjetas" counts pieces; "3 tarjetas" of a pack of 100 can only mean packs.
-    if (pack && !mention.packsExplicit && quantity > pack / 10) quantity = Math.ceil(quantity / pack);
+    if (mention.months !== undefined) {
+      const period = inProductUnit(mention.months, normalize(product.unidad).trim());
+      if (period && 'fraction' in period) {
+        // Two weeks of a monthly service, 18 months of a yearly one: not ours to round.
+        skip(mention.tokens, 'partial_period');
+        continue;
+      }
+      if (period) quantity = (mention.quantity ?? 1) * period.quantity;
+    }
+    const packs = toPacks(quantity, mention.product.packSize, mention.packsExplicit);
+    quantity = packs.packs;
+    if (!validQuantity(quantity)) {
+      skip(mention.tokens, 'invalid_quantity');
+      continue;
+    }
+    if (packs.units !== undefined)
+      notes.push({
+        text: phraseText(mention.tokens, text, catalog),
+        reason: 'units_to_packs',
+        sku: product.sku,
+        cantidad: quantity,
+      });
     lines.set(product.id, {
       descripcion: product.nombre,
       cantidad: quantity,
@@ -336,7 +297,29 @@ export function draftLines(prompt: string, catalog: CatalogProduct[]): DraftedIt
       confidence: Math.min(0.99, Math.round((0.5 + mention.score / 6) * 100) / 100),
     });
   }
-  return [...lines.values()];
+  return { items: [...lines.values()], skipped, notes };
+}
+
+/**
+ * Whether a part that named nothing in the catalog still asked for something: a count or an
+ * article before a word that is neither a unit, a period, money, nor a filler ("una impresora",
+ * "5 sillas de oficina"; not "gracias", not "50000 pesos").
+ */
+function asksForSomething(tokens: string[], amounts: ReturnType<typeof readAmounts>): boolean {
+  if (amounts.quantity === undefined && amounts.article === undefined) return false;
+  if (tokens.some((t) => MONEY.has(t))) return false;
+  return tokens.some(
+    (t) =>
+      t.length >= 3 &&
+      /^\p{L}+$/u.test(t) &&
+      !STOPWORDS.has(t) &&
+      !isNumberWord(t) &&
+      !COUNT_WORDS.has(t) &&
+      !PERIODS.has(t) &&
+      !EACH.has(t) &&
+      !FOR.has(t) &&
+      !OTHER.has(t),
+  );
 }
 
 /** Splits the tokens into the things asked for, at joiners and before a second quantity. */
@@ -346,10 +329,7 @@ function split(tokens: string[], index: CatalogIndex): Segment[] {
   let joiner: string | undefined;
   const push = () => {
     if (current.length === 0) return;
-    const negated = current
-      .slice(0, 4)
-      .some((t, k) => NEGATIONS.has(t) && !aliasPair(index, t, current[k + 1]));
-    segments.push({ tokens: current, negated, joiner });
+    segments.push({ tokens: current, negated: isNegated(index, current), joiner });
     current = [];
     joiner = undefined;
   };
@@ -359,26 +339,34 @@ function split(tokens: string[], index: CatalogIndex): Segment[] {
       // "veinte y cinco" is one number, not two things.
       const before = tokens[i - 1];
       const after = tokens[i + 1];
-      // "dos horas y media": a half that belongs to the number before.
-      if (
-        !(before && after && isNumberWord(before) && isNumberWord(after) && !ARTICLES.has(after)) &&
-        !addsHalf(tokens, i)
-      ) {
+      const oneNumber =
+        before &&
+        after &&
+        isNumberWord(before) &&
+        isNumberWord(after) &&
+        !ARTICLES.has(after) &&
+        // "2 y 3 monitores" are two counts: only words make one number.
+        digitValue(before) === undefined &&
+        digitValue(after) === undefined;
+      // "dos horas y media": a half that belongs to the number before; "laptop con 32 GB": an
+      // attribute of the thing before, not another thing.
+      const attribute = WITH.has(token) && isAttribute(after);
+      if (!oneNumber && !addsHalf(tokens, i) && !attribute && !yearAndHalf(tokens, i)) {
         push();
         joiner = token;
         continue;
       }
     }
     const startsQuantity =
-      digitValue(token) !== undefined && current.some((t) => !STOPWORDS.has(t) && !isNumberWord(t));
-    const startsNegation =
-      NEGATIONS.has(token) &&
-      !aliasPair(index, token, tokens[i + 1]) &&
+      (digitValue(token) !== undefined || token === MINUS) &&
+      tokens[i - 1] !== MINUS &&
       current.some((t) => !STOPWORDS.has(t) && !isNumberWord(t));
+    const startsNegation =
+      negates(index, tokens, i) && current.some((t) => !STOPWORDS.has(t) && !isNumberWord(t));
     // "antivirus para 5 equipos": a number after "for" belongs to the thing before it.
     if (
       startsQuantity &&
-      !isDuration(tokens, i) &&
+      !isDurationAt(tokens, i) &&
       !DURATION_LEAD.has(tokens[i - 1] ?? '') &&
       !FOR.has(tokens[i - 1] ?? '')
     ) {
@@ -391,52 +379,11 @@ function split(tokens: string[], index: CatalogIndex): Segment[] {
   return segments;
 }
 
-/** Whether two words, as written, start an alias ("no break"): then the first is no negation. */
-function aliasPair(index: CatalogIndex, word: string, next: string | undefined): boolean {
-  return !!next && forms(next).some((form) => index.rawBigrams.has(`${word} ${form}`));
-}
-
-/**
- * Numbers that are part of a product's name are no quantities: "Microsoft 365", "wifi 6" (as the
- * catalog writes them), "office 365", "monitor de 27" (after a word of the product that has the
- * number). A number of an attribute becomes that attribute (`27` → `27in`); another is marked
- * `#365` so nothing reads it as a quantity.
- */
-function markNameNumbers(tokens: string[], index: CatalogIndex): string[] {
-  return tokens.map((token, i) => {
-    if (digitValue(token) === undefined) return token;
-    const before = tokens[i - 1];
-    const after = tokens[i + 1];
-    if (
-      (before && index.nameBigrams.has(`${before} ${token}`)) ||
-      (after && index.nameBigrams.has(`${token} ${after}`))
-    )
-      return `#${token}`;
-    // "monitor de 27" but not "soporte por 1 año", "monitores 2 y teclados": the number ends the
-    // description, and only "de"/"of" may come between.
-    let k = i - 1;
-    if (OF.has(tokens[k] ?? '') && k > 0) k--;
-    const word = tokens[k];
-    const owners = index.numberOwners.get(token);
-    if (!word || !owners || isNumberWord(word)) return token;
-    const owner = owners
-      .filter((o) => forms(word).some((form) => o.words.has(form)))
-      .sort((a, b) => a.rank - b.rank)[0];
-    if (!owner) return token;
-    const describes =
-      !after ||
-      JOINERS.has(after) ||
-      STOPWORDS.has(after) ||
-      forms(after).some((form) => owner.words.has(form));
-    if (!describes) return token;
-    return owner.token === token ? `#${token}` : owner.token;
-  });
-}
-
-function isDuration(tokens: string[], i: number): boolean {
-  const quantity = readQuantity(tokens, i);
-  const unit = quantity ? tokens[i + quantity.length] : undefined;
-  return !!unit && (MONTHS.has(unit) || YEARS.has(unit));
+/** "año y medio", "a year and a half": the half belongs to the period before. */
+function yearAndHalf(tokens: string[], i: number): boolean {
+  if (!PERIODS.has(tokens[i - 1] ?? '')) return false;
+  const k = tokens[i + 1] === 'a' ? i + 2 : i + 1;
+  return HALF.has(tokens[k] ?? '');
 }
 
 /** The quantity, duration, "each" and pack words of one segment. */
@@ -454,24 +401,25 @@ function readAmounts(tokens: string[]) {
     const token = tokens[i]!;
     if (EACH.has(token)) each = true;
     if (PACK_WORDS.has(token)) packsExplicit = true;
-    if (
-      (MONTHS.has(token) || YEARS.has(token)) &&
-      months === undefined &&
-      DURATION_LEAD.has(tokens[i - 1] ?? '')
-    ) {
+    const period = PERIODS.get(token);
+    if (period !== undefined && months === undefined && DURATION_LEAD.has(tokens[i - 1] ?? '')) {
       // "por año", "for a year" without a number
-      months = YEARS.has(token) ? 12 : 1;
+      months = period;
     }
     if (!isNumberWord(token) || EACH.has(tokens[i - 1] ?? '')) continue;
+    const duration = readDuration(tokens, i);
+    if (duration) {
+      months ??= duration.months;
+      i += duration.length - 1;
+      continue;
+    }
     const read = readQuantity(tokens, i);
     if (!read) continue;
-    const unit = tokens[i + read.length];
-    if (unit && (MONTHS.has(unit) || YEARS.has(unit))) {
-      months = YEARS.has(unit) ? read.value * 12 : read.value;
-    } else if (read.length === 1 && ARTICLES.has(token)) {
+    if (read.length === 1 && ARTICLES.has(token)) {
       article ??= read.value;
     } else if (quantity === undefined) {
-      quantity = read.value;
+      // "-3 monitores": kept negative, so the line is refused rather than drafted as 3.
+      quantity = tokens[i - 1] === MINUS ? -read.value : read.value;
       counted = tokens[i + read.length];
       viaFor = FOR.has(tokens[i - 1] ?? '');
       // "dos horas y media", "two and a half hours"
@@ -485,111 +433,7 @@ function readAmounts(tokens: string[]) {
   const countsOnly =
     (counted !== undefined && COUNT_WORDS.has(counted)) ||
     tokens.every(
-      (t) => STOPWORDS.has(t) || isNumberWord(t) || COUNT_WORDS.has(t) || HALF_WORDS.has(t) || /^\W$/.test(t),
+      (t) => STOPWORDS.has(t) || isNumberWord(t) || COUNT_WORDS.has(t) || HALF.has(t) || /^\W$/.test(t),
     );
   return { quantity, article, months, each, packsExplicit, countsOnly, viaFor };
-}
-
-/**
- * "una de 16" after "laptops de 14 pulgadas": a segment that names nothing but a number, read
- * with the words of the thing named before it; kept only when the number then describes it.
- */
-function elidedMention(tokens: string[], previous: string[], index: CatalogIndex) {
-  const numbers = tokens.filter((t) => digitValue(t) !== undefined);
-  if (numbers.length === 0 || previous.length === 0) return undefined;
-  const nouns = previous.filter(
-    (t) => !STOPWORDS.has(t) && !isNumberWord(t) && !/\d/.test(t) && !/^\W$/.test(t),
-  );
-  const kept = tokens.filter((t) => !ARTICLES.has(t));
-  const combined = markNameNumbers([...nouns, ...kept], index);
-  const marked = combined.slice(nouns.length);
-  if (marked.every((t, k) => t === kept[k])) return undefined;
-  let k = 0;
-  const own = tokens.map((t) => (ARTICLES.has(t) ? t : marked[k++]!));
-  const found = bestProducts(combined, index);
-  return found.length > 0 ? { found, tokens: own } : undefined;
-}
-
-/**
- * The products a segment names: the best-scoring one, plus any other whose alias is matched in
- * full by other words of the segment ("docking y monitor" was split already; this catches
- * "laptop monitor").
- */
-function bestProducts(tokens: string[], index: CatalogIndex): { product: IndexedProduct; score: number }[] {
-  const words = tokens.filter(
-    (t, k) =>
-      !STOPWORDS.has(t) &&
-      !isNumberWord(t) &&
-      !(NEGATIONS.has(t) && !aliasPair(index, t, tokens[k + 1])) &&
-      !EACH.has(t),
-  );
-  if (words.length === 0) return [];
-  const weights = new Map<string, number>();
-  const candidates = new Set<IndexedProduct>();
-  for (const word of words) {
-    for (const [token, weight] of wordMatches(index, word)) {
-      if ((weights.get(token) ?? 0) < weight) weights.set(token, weight);
-      for (const product of index.postings.get(token) ?? []) candidates.add(product);
-    }
-  }
-  let best: { product: IndexedProduct; score: number } | undefined;
-  for (const product of candidates) {
-    const score = scoreProduct(words, weights, product);
-    if (
-      score >= 1 &&
-      (!best || score > best.score || (score === best.score && product.position < best.product.position))
-    )
-      best = { product, score };
-  }
-  return best ? [best] : [];
-}
-
-/** A number with its unit ("16in", "1tb", "24ports"): a property that must agree with the name. */
-const ATTRIBUTE = /^(\d+(?:\.\d+)?)(in|gb|tb|mb|kva|va|mp|m|ports|w|hz)$/;
-
-/**
- * How well the words name a product: a fully matched alias counts twice its length (a longer
- * alias is more specific); each matched word of the name counts by its rarity in the catalog,
- * fully for the first two words (what the product is) and half for the rest (how it is);
- * an attribute in the request ("16 pulgadas") counts for the product whose name has it and
- * against one whose name has another value of it.
- */
-function scoreProduct(words: string[], weights: Map<string, number>, product: IndexedProduct): number {
-  // A word written by the customer counts fully; one reached through another language a bit less.
-  const matches = (token: string): number => weights.get(token) ?? 0;
-  let aliasScore = 0;
-  for (const phrase of product.phrases) {
-    const found = phrase.map(matches);
-    if (found.every((m) => m > 0)) aliasScore = Math.max(aliasScore, 2 * found.reduce((a, b) => a + b, 0));
-  }
-  let nameScore = 0;
-  let head = false;
-  product.nameTokens.forEach(({ token, weight }, position) => {
-    const found = matches(token);
-    if (!found) return;
-    nameScore += (position < 2 ? weight : weight / 2) * found;
-    if (position < 2 && !ATTRIBUTE.test(token)) head = true;
-  });
-  let attributes = 0;
-  for (const word of words) {
-    const attribute = ATTRIBUTE.exec(word);
-    if (!attribute) continue;
-    const sameUnit = product.nameTokens.filter(({ token }) => ATTRIBUTE.exec(token)?.[2] === attribute[2]);
-    if (sameUnit.some(({ token }) => token === word)) attributes += 2;
-    else if (sameUnit.length > 0) attributes -= 3;
-  }
-  // Without an alias, the name must be matched on what the product is, not only on a detail.
-  if (aliasScore === 0 && !head) return 0;
-  return aliasScore + nameScore + attributes;
-}
-
-const HALF_WORDS = new Set(['media', 'medio', 'half', 'meia', 'meio', 'demi', 'demie', 'halb', 'halbe']);
-
-/** Whether `tokens[i]` starts "y media", "and a half", "e meia", "et demie", "und halb" (not "media docena"). */
-function addsHalf(tokens: string[], i: number): boolean {
-  if (!['y', 'and', 'e', 'et', 'und'].includes(tokens[i] ?? '')) return false;
-  const k = tokens[i + 1] === 'a' ? i + 2 : i + 1;
-  if (!HALF_WORDS.has(tokens[k] ?? '')) return false;
-  const next = tokens[k + 1];
-  return !next || !isNumberWord(next);
 }

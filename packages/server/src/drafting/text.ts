@@ -26,6 +26,7 @@ const ATTRIBUTE_UNITS = new Map<string, string>(
     pouce: 'in',
     zoll: 'in',
     gb: 'gb',
+    go: 'gb',
     tb: 'tb',
     mb: 'mb',
     kva: 'kva',
@@ -87,6 +88,10 @@ export function forms(word: string): string[] {
   if (word.length > 4 && word.endsWith('oes')) set.add(`${word.slice(0, -3)}ao`);
   if (word.length > 4 && word.endsWith('x')) set.add(word.slice(0, -1));
   if (word.length > 5 && word.endsWith('e')) set.add(word.slice(0, -1));
+  // pt: portateis → portatil, anuais → anual; fr: anuaux → anual
+  if (word.length > 5 && word.endsWith('eis')) set.add(`${word.slice(0, -3)}il`);
+  if (word.length > 5 && word.endsWith('ais')) set.add(`${word.slice(0, -3)}al`);
+  if (word.length > 5 && word.endsWith('aux')) set.add(`${word.slice(0, -3)}al`);
   return [...set];
 }
 

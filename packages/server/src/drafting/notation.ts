@@ -1,0 +1,44 @@
+/**
+ * How numbers and codes are written, read before the words: thousands separators of each
+ * locale, decimal commas, minus signs and SKU codes typed by the customer.
+ */
+import type { CatalogProduct } from './types.js';
+
+/** The token a SKU code typed in the request becomes: `LAP-14` → `zsku0q` (0: catalog position). */
+export const SKU_TOKEN = /^zsku(\d+)q$/;
+
+/** The token put before a number written with a minus sign ("-3 monitores"). */
+export const MINUS = 'zminusq';
+
+/**
+ * Rewrites the request so that the tokenizer reads its numbers and codes as meant:
+ * - `1,000` / `1.000` / `1 000` (and a no-break or thin space) are one thousand: a separator
+ *   followed by groups of exactly three digits groups thousands, never a decimal point;
+ * - `2,5` (a comma and one or two digits) is the decimal 2.5;
+ * - `-3` is marked negative, so it is refused rather than read as 3;
+ * - a SKU of the catalog (`LAP-14`, `lap14`, `LAP 14`) becomes one token naming that product,
+ *   so its digits are never read as a quantity.
+ */
+export function prepareNotation(prompt: string, catalog: CatalogProduct[]): string {
+  let text = prompt
+    .replace(
+      /(?<![\d.,])(\d{1,3})((?:([.,\u00a0\u202f ])\d{3})(?:\3\d{3})*)(?![\d]|[.,]\d)/g,
+      (_m, head, rest) => `${head}${rest.replace(/[.,\u00a0\u202f ]/g, '')}`,
+    )
+    .replace(/(?<![\d.,])(\d+),(\d{1,2})(?![\d])/g, '$1.$2')
+    .replace(/(^|[\s(:;,])[-−–](?=\d)/g, `$1${MINUS} `);
+  catalog.forEach((product, position) => {
+    const sku = product.sku.trim();
+    // Codes with a digit or a dash only: "LOGO" is a word, found by the name like any other.
+    if (sku.length < 3 || !/[\d-]/.test(sku)) return;
+    const pattern = sku
+      .split(/[-\s_]+/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[-\\s_]?');
+    text = text.replace(
+      new RegExp(`(?<![\\p{L}\\p{N}])${pattern}(?![\\p{L}\\p{N}])`, 'giu'),
+      ` zsku${position}q `,
+    );
+  });
+  return text;
+}
