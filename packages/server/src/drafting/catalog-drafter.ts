@@ -308,18 +308,22 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
 function asksForSomething(tokens: string[], amounts: ReturnType<typeof readAmounts>): boolean {
   if (amounts.quantity === undefined && amounts.article === undefined) return false;
   if (tokens.some((t) => MONEY.has(t))) return false;
-  return tokens.some(
-    (t) =>
-      t.length >= 3 &&
-      /^\p{L}+$/u.test(t) &&
-      !STOPWORDS.has(t) &&
-      !isNumberWord(t) &&
-      !COUNT_WORDS.has(t) &&
-      !PERIODS.has(t) &&
-      !EACH.has(t) &&
-      !FOR.has(t) &&
-      !OTHER.has(t),
-  );
+  // What is asked for follows its count: "tengo un presupuesto" asks for nothing.
+  const first = tokens.findIndex((t) => isNumberWord(t));
+  return tokens
+    .slice(first + 1)
+    .some(
+      (t) =>
+        t.length >= 3 &&
+        /^\p{L}+$/u.test(t) &&
+        !STOPWORDS.has(t) &&
+        !isNumberWord(t) &&
+        !COUNT_WORDS.has(t) &&
+        !PERIODS.has(t) &&
+        !EACH.has(t) &&
+        !FOR.has(t) &&
+        !OTHER.has(t),
+    );
 }
 
 /** Splits the tokens into the things asked for, at joiners and before a second quantity. */
@@ -403,8 +407,8 @@ function readAmounts(tokens: string[]) {
     if (PACK_WORDS.has(token)) packsExplicit = true;
     const period = PERIODS.get(token);
     if (period !== undefined && months === undefined && DURATION_LEAD.has(tokens[i - 1] ?? '')) {
-      // "por año", "for a year" without a number
-      months = period;
+      // "por año", "for a year" without a number; "por año y medio"
+      months = yearAndHalf(tokens, i + 1) ? period * 1.5 : period;
     }
     if (!isNumberWord(token) || EACH.has(tokens[i - 1] ?? '')) continue;
     const duration = readDuration(tokens, i);

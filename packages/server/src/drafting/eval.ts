@@ -19,6 +19,8 @@ export interface EvalCase {
   expected: { sku: string; cantidad: number }[];
   /** What the case exercises (bundle, duration, notation…); `general` when not said. */
   kind?: string;
+  /** The language it is written in (es, en, pt, fr, de). */
+  lang?: string;
   /** Words that must be in a phrase reported in `skipped` ("impresora"). */
   skipped?: string[];
 }
