@@ -63,9 +63,16 @@ export interface DraftOutcome {
   notes: DraftNote[];
 }
 
-/** Money named in a request is a budget, never a thing asked for ("50000 pesos"). */
-const MONEY = new Set(
-  'peso pesos dolar dolares dollar dollars usd mxn eur euro euros real reais brl'.split(' '),
+/** Money and dates in a request are a budget or a deadline, never a thing asked for. */
+const MONEY_AND_DATES = new Set(
+  (
+    'peso pesos dolar dolares dollar dollars usd mxn eur euro euros real reais brl ' +
+    'enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre ' +
+    'january february march april may june july august september october november december ' +
+    'janeiro fevereiro marco maio junho julho setembro outubro novembro dezembro ' +
+    'janvier fevrier mars avril mai juin juillet aout octobre decembre ' +
+    'januar februar marz maerz juni juli oktober dezember'
+  ).split(' '),
 );
 
 /**
@@ -307,7 +314,7 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
  */
 function asksForSomething(tokens: string[], amounts: ReturnType<typeof readAmounts>): boolean {
   if (amounts.quantity === undefined && amounts.article === undefined) return false;
-  if (tokens.some((t) => MONEY.has(t))) return false;
+  if (tokens.some((t) => MONEY_AND_DATES.has(t))) return false;
   // What is asked for follows its count: "tengo un presupuesto" asks for nothing.
   const first = tokens.findIndex((t) => isNumberWord(t));
   return tokens
