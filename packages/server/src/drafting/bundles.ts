@@ -16,21 +16,33 @@ const SEATS = new Set(
     'posto postos pessoa pessoas funcionario funcionarios colaboradora colaboradoras ' +
     'poste postes personne personnes collaborateur collaborateurs employe employes utilisateur utilisateurs ' +
     'bureau bureaux arbeitsplatz arbeitsplatze arbeitsplatzen mitarbeiter mitarbeitern mitarbeitende ' +
-    'personen benutzer nutzer platz platze'
+    'personen benutzer nutzer platz platze ' +
+    // places equipped alike: "3 oficinas, cada una con…"
+    'oficina oficinas sucursal sucursales sala salas aula aulas tienda tiendas room rooms branch branches ' +
+    'store stores loja lojas filial filiais salle salles agence agences buro buros raum raume filiale filialen'
   ).split(' '),
 );
 
 /**
- * The number of seats of a bundle in one part of the request ("4 puestos", "6 people"), when
- * the request also says "each" (cada, each, chacun, jeder…) somewhere; else undefined.
+ * The seats of a bundle in one part of the request ("4 puestos", "6 people", "5 new hires"),
+ * when the request also says "each" (cada, each, chacun, jeder…) somewhere: how many, and where
+ * the count and its noun are (`start`, `length`), so they are not read as a quantity of a product
+ * in the same part ("5 new hires need a laptop"). Undefined when there is none.
  */
-export function seatCount(tokens: string[], wholeRequest: string[]): number | undefined {
+export function seatCount(
+  tokens: string[],
+  wholeRequest: string[],
+): { seats: number; start: number; length: number } | undefined {
   if (!wholeRequest.some((t) => EACH.has(t))) return undefined;
   for (let i = 0; i < tokens.length; i++) {
     const read = readQuantity(tokens, i);
     if (!read || read.length === 0) continue;
-    const noun = tokens[i + read.length];
-    if (noun && SEATS.has(noun) && read.value >= 1 && Number.isInteger(read.value)) return read.value;
+    // "5 new hires", "4 nuevos empleados": one word may come between.
+    for (const gap of [0, 1]) {
+      const noun = tokens[i + read.length + gap];
+      if (noun && SEATS.has(noun) && read.value >= 1 && Number.isInteger(read.value))
+        return { seats: read.value, start: i, length: read.length + gap + 1 };
+    }
     i += read.length - 1;
   }
   return undefined;

@@ -12,7 +12,7 @@ import {
 import { bestProducts, elidedMention, type Found, markNameNumbers } from './matching.js';
 import { isNegated, negates } from './negations.js';
 import { MINUS, prepareNotation } from './notation.js';
-import { ARTICLES, addsHalf, digitValue, HALF, isNumberWord, readQuantity } from './numbers.js';
+import { ARTICLES, addsHalf, digitValue, HALF, halfAfter, isNumberWord, readQuantity } from './numbers.js';
 import { PACK_WORDS, toPacks } from './packs.js';
 import { phraseText } from './phrases.js';
 import { normalize, tokenize } from './text.js';
@@ -164,11 +164,13 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
       const elided = elidedMention(segment.tokens, previousTokens, index);
       if (elided) ({ found, tokens } = elided);
     }
-    if (found.length === 0 && !segment.negated && !bundle) {
+    if (!segment.negated && !bundle) {
       const seats = seatCount(tokens, allTokens);
       if (seats !== undefined) {
-        bundle = { seats, segment: position };
-        return;
+        // Things named with the seats ("5 new hires need a laptop") are part of the bundle.
+        bundle = { seats: seats.seats, segment: found.length === 0 ? position : position - 1 };
+        if (found.length === 0) return;
+        tokens = [...tokens.slice(0, seats.start), ...tokens.slice(seats.start + seats.length)];
       }
     }
     if (found.length > 0) previousTokens = tokens;
@@ -435,7 +437,8 @@ function readAmounts(tokens: string[]) {
       viaFor = FOR.has(tokens[i - 1] ?? '');
       // "dos horas y media", "two and a half hours"
       for (let k = i + read.length; k <= i + read.length + 1 && k < tokens.length; k++) {
-        if (addsHalf(tokens, k)) quantity += 0.5;
+        // "una docena y media" is 18
+        if (addsHalf(tokens, k)) quantity += halfAfter(tokens[i + read.length - 1]);
       }
     }
     i += read.length - 1;

@@ -218,10 +218,18 @@ export function wordMatches(index: CatalogIndex, word: string): Map<string, numb
     if (found.size === 0 || [...found.values()].every((w) => w < WRITTEN)) {
       for (let cut = 3; word.length - cut >= 4; cut++) {
         const head = word.slice(0, cut);
-        if (!index.postings.has(head)) continue;
+        // The first part as written ("antivirus") or in another language ("virenschutz").
+        const heads = index.postings.has(head)
+          ? [head]
+          : head.length >= 5
+            ? alternatives(head)
+                .slice(1)
+                .filter((a) => index.postings.has(a))
+            : [];
+        if (heads.length === 0) continue;
         const tail = wordMatches(index, word.slice(cut));
         if (tail.size === 0) continue;
-        add(head, COMPOUND);
+        for (const token of heads) add(token, COMPOUND);
         for (const [token, weight] of tail) add(token, Math.min(weight, COMPOUND));
         break;
       }

@@ -42,6 +42,8 @@ export function markNameNumbers(tokens: string[], index: CatalogIndex): string[]
     if (!owner) return token;
     const describes =
       !after ||
+      // "Laptop 14 x 2": the count comes after the number of the name.
+      digitValue(after) !== undefined ||
       JOINERS.has(after) ||
       STOPWORDS.has(after) ||
       forms(after).some((form) => owner.words.has(form));

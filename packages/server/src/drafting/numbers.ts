@@ -133,6 +133,14 @@ const MULTIPLIERS = new Map<string, number>(
     centenas: 100,
     centaine: 100,
     centaines: 100,
+    veintena: 20,
+    vintena: 20,
+    vingtaine: 20,
+    vingtaines: 20,
+    trentaine: 30,
+    quarantaine: 40,
+    cinquantaine: 50,
+    soixantaine: 60,
   }),
 );
 /** "dos mil", "two thousand", "deux mille": closes the thousands of the number. */
@@ -249,6 +257,11 @@ export function readQuantity(tokens: string[], start: number): { value: number; 
   }
   if (!seen) return undefined;
   return { value: half ? value() / 2 : value(), length: i - start };
+}
+
+/** What "y media" adds after `last`, the last word of a number: half a dozen after "docena", else 0.5. */
+export function halfAfter(last: string | undefined): number {
+  return (MULTIPLIERS.get(last ?? '') ?? 1) / 2;
 }
 
 /** Whether `tokens[i]` starts "y media", "and a half", "e meia", "et demie", "und halb" (not "media docena"). */
