@@ -66,7 +66,7 @@ export interface DraftOutcome {
 /** Money and dates in a request are a budget or a deadline, never a thing asked for. */
 const MONEY_AND_DATES = new Set(
   (
-    'peso pesos dolar dolares dollar dollars usd mxn eur euro euros real reais brl ' +
+    'zmoneyq peso pesos dolar dolares dollar dollars usd mxn eur euro euros real reais brl ' +
     'enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre ' +
     'january february march april may june july august september october november december ' +
     'janeiro fevereiro marco maio junho julho setembro outubro novembro dezembro ' +
@@ -280,7 +280,8 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
         skip(mention.tokens, 'partial_period');
         continue;
       }
-      if (period) quantity = (mention.quantity ?? 1) * period.quantity;
+      // "soporte por 12 meses para 3 equipos": those it is for do not multiply the months.
+      if (period) quantity = (mention.viaFor ? 1 : (mention.quantity ?? 1)) * period.quantity;
     }
     const packs = toPacks(quantity, mention.product.packSize, mention.packsExplicit);
     quantity = packs.packs;
@@ -426,10 +427,19 @@ function readAmounts(tokens: string[]) {
       i += duration.length - 1;
       continue;
     }
+    // "media hora", "half an hour", "eine halbe Stunde"
+    const unitAfterHalf = ARTICLES.has(tokens[i + 1] ?? '') ? tokens[i + 2] : tokens[i + 1];
+    if (HALF.has(token) && COUNT_WORDS.has(unitAfterHalf ?? '')) {
+      quantity ??= 0.5;
+      continue;
+    }
     const read = readQuantity(tokens, i);
     if (!read) continue;
     if (read.length === 1 && ARTICLES.has(token)) {
       article ??= read.value;
+      // "una hora y media", "an hour and a half"
+      if (quantity === undefined && COUNT_WORDS.has(tokens[i + 1] ?? '') && addsHalf(tokens, i + 2))
+        quantity = read.value + 0.5;
     } else if (quantity === undefined) {
       // "-3 monitores": kept negative, so the line is refused rather than drafted as 3.
       quantity = tokens[i - 1] === MINUS ? -read.value : read.value;

@@ -67,6 +67,13 @@ function words(list: string, values: number[]): Record<string, number> {
  */
 function compound(token: string): number | undefined {
   if (token.length < 6) return undefined;
+  // de: "zweieinhalb", "eineinhalb", "anderthalb": and a half
+  if (token === 'anderthalb') return 1.5;
+  const half = /^([a-z]+?)einhalb$/.exec(token);
+  if (half) {
+    const whole = UNITS.get(half[1]!) ?? (half[1] === 'ein' ? 1 : undefined);
+    if (whole !== undefined && whole > 0) return whole + 0.5;
+  }
   // de: units "und" tens
   const german = /^([a-z]+?)und([a-z]+zig|dreissig)$/.exec(token);
   if (german) {
