@@ -13,7 +13,7 @@ const SEATS = new Set(
     'puesto puestos persona personas empleado empleados usuario usuarios colaborador colaboradores ' +
     'trabajador trabajadores escritorio escritorios lugar lugares ' +
     'people person persons employee employees user users desk desks seat seats staff hire hires ' +
-    'posto postos pessoa pessoas funcionario funcionarios colaboradora colaboradoras ' +
+    'posto postos estacao estacoes pessoa pessoas funcionario funcionarios colaboradora colaboradoras ' +
     'poste postes personne personnes collaborateur collaborateurs employe employes utilisateur utilisateurs ' +
     'bureau bureaux arbeitsplatz arbeitsplatze arbeitsplatzen mitarbeiter mitarbeitern mitarbeitende ' +
     'personen benutzer nutzer platz platze ' +
