@@ -286,5 +286,7 @@ describe('catalog drafter', () => {
     expect(lines('LAP-14 x 2')).toEqual(['LAP-14×2']);
     expect(lines('lap14 ×3 y MON-27')).toEqual(['LAP-14×3', 'MON-27×1']);
     expect(lines('HDMI-2M')).toEqual(['HDMI-2M×1']);
+    // A SKU is counted in its own unit: the pack.
+    expect(lines('TARJ-100 x 3')).toEqual(['TARJ-100×3']);
   });
 });

@@ -11,7 +11,7 @@ import {
 } from './durations.js';
 import { bestProducts, elidedMention, type Found, markNameNumbers } from './matching.js';
 import { isNegated, negates } from './negations.js';
-import { MINUS, prepareNotation } from './notation.js';
+import { MINUS, prepareNotation, SKU_TOKEN } from './notation.js';
 import { ARTICLES, addsHalf, digitValue, HALF, halfAfter, isNumberWord, readQuantity } from './numbers.js';
 import { PACK_WORDS, toPacks } from './packs.js';
 import { phraseText } from './phrases.js';
@@ -139,7 +139,7 @@ export function draftLines(prompt: string, catalog: CatalogProduct[]): DraftedIt
 export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOutcome {
   const index = indexCatalog(catalog);
   const text = prompt.slice(0, 2000);
-  const allTokens = markNameNumbers(tokenize(prepareNotation(text, catalog)), index);
+  const allTokens = markNameNumbers(tokenize(prepareNotation(text, index.skus)), index);
   const segments = split(allTokens, index);
   const mentions: Mention[] = [];
   const excluded = new Set<IndexedProduct>();
@@ -175,6 +175,8 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
     }
     if (found.length > 0) previousTokens = tokens;
     const amounts = readAmounts(tokens);
+    // A SKU typed as such is counted in its own unit: "TARJ-100 x 3" is three packs.
+    if (tokens.some((t) => SKU_TOKEN.test(t))) amounts.packsExplicit = true;
     if (amounts.months === undefined && samePeriod(tokens)) amounts.months = lastMonths;
     if (amounts.months !== undefined) lastMonths = amounts.months;
     if (pendingEach && found.length > 0) amounts.each = true;

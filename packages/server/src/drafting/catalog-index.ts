@@ -1,4 +1,5 @@
 import { alternatives } from './lexicon.js';
+import { type SkuCodes, skuCodes } from './notation.js';
 import { packSizeOf } from './packs.js';
 import { distance, forms, tokenize } from './text.js';
 import type { CatalogProduct } from './types.js';
@@ -40,6 +41,8 @@ export interface NumberOwner {
 /** Everything the drafter precomputes about one catalog. */
 export interface CatalogIndex {
   products: IndexedProduct[];
+  /** The SKU codes customers may type (`LAP-14 x 2`), as one pattern. */
+  skus: SkuCodes;
   /** Number tokens that belong to a name ("microsoft 365"), never read as quantities. */
   nameBigrams: Set<string>;
   /** Word pairs of aliases as written, stopwords included ("no break" is not a negation). */
@@ -167,6 +170,7 @@ function buildIndex(catalog: CatalogProduct[]): CatalogIndex {
   }
   return {
     products,
+    skus: skuCodes(catalog),
     nameBigrams,
     rawBigrams,
     numberOwners,

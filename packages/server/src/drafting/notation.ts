@@ -25,8 +25,8 @@ export const MINUS = 'zminusq';
  * - a SKU of the catalog (`LAP-14`, `lap14`, `LAP 14`) becomes one token naming that product,
  *   so its digits are never read as a quantity.
  */
-export function prepareNotation(prompt: string, catalog: CatalogProduct[]): string {
-  let text = prompt
+export function prepareNotation(prompt: string, codes: SkuCodes): string {
+  const text = prompt
     // A sum of money is a budget, never a quantity: "100.000 pesos", "$5,000", "500 €".
     .replace(MONEY_AMOUNT, ` ${MONEY} `)
     .replace(
@@ -35,18 +35,45 @@ export function prepareNotation(prompt: string, catalog: CatalogProduct[]): stri
     )
     .replace(/(?<![\d.,])(\d+),(\d{1,2})(?![\d])/g, '$1.$2')
     .replace(/(^|[\s(:;,])[-−–](?=\d)/g, `$1${MINUS} `);
+  if (!codes.pattern) return text;
+  return text.replace(codes.pattern, (code: string) => {
+    const position = codes.positions.get(codeKey(code));
+    return position === undefined ? code : ` zsku${position}q `;
+  });
+}
+
+/** The SKU codes of a catalog as one pattern, and the product each code names. */
+export interface SkuCodes {
+  pattern: RegExp | null;
+  positions: Map<string, number>;
+}
+
+const codeKey = (code: string) => code.replace(/[-\s_]+/g, '').toLowerCase();
+
+/**
+ * One pattern for every SKU of a catalog that has a digit or a dash (`LAP-14`, also written
+ * `lap14` or `LAP 14`); "LOGO" is a word, found by the name like any other. Built once per
+ * catalog with its index: a request then costs one pass over its text.
+ */
+export function skuCodes(catalog: CatalogProduct[]): SkuCodes {
+  const positions = new Map<string, number>();
+  const patterns: string[] = [];
   catalog.forEach((product, position) => {
     const sku = product.sku.trim();
-    // Codes with a digit or a dash only: "LOGO" is a word, found by the name like any other.
-    if (sku.length < 3 || !/[\d-]/.test(sku)) return;
-    const pattern = sku
-      .split(/[-\s_]+/)
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('[-\\s_]?');
-    text = text.replace(
-      new RegExp(`(?<![\\p{L}\\p{N}])${pattern}(?![\\p{L}\\p{N}])`, 'giu'),
-      ` zsku${position}q `,
+    if (sku.length < 3 || !/[\d-]/.test(sku) || positions.has(codeKey(sku))) return;
+    positions.set(codeKey(sku), position);
+    patterns.push(
+      sku
+        .split(/[-\s_]+/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[-\\s_]?'),
     );
   });
-  return text;
+  if (patterns.length === 0) return { pattern: null, positions };
+  // Longest first, so "LAP-14-PRO" is not read as "LAP-14".
+  patterns.sort((a, b) => b.length - a.length);
+  return {
+    pattern: new RegExp(`(?<![\\p{L}\\p{N}])(?:${patterns.join('|')})(?![\\p{L}\\p{N}])`, 'giu'),
+    positions,
+  };
 }
