@@ -1,16 +1,16 @@
 /**
  * Per-seat bundles: "equipar 4 puestos, cada uno con laptop, monitor y teclado", "for each of
- * the 6 people: …", "für jeden der 4 Arbeitsplätze: …". Each item of the bundle is drafted
- * times the number of seats.
+ * the 6 people: …", "für jeden der 4 Arbeitsplätze: …", "laptop y 2 monitores para cada uno de
+ * los 3 empleados". Each item of the bundle is drafted times the number of seats.
  */
 
-import { readQuantity } from './numbers.js';
+import { ARTICLES, readQuantity } from './numbers.js';
 import { EACH } from './words.js';
 
 /** Who or what a bundle is for: people and workplaces, in the five languages. */
 const SEATS = new Set(
   (
-    'puesto puestos persona personas empleado empleados usuario usuarios colaborador colaboradores ' +
+    'equipo equipos team teams puesto puestos persona personas empleado empleados usuario usuarios colaborador colaboradores ' +
     'trabajador trabajadores escritorio escritorios lugar lugares ' +
     'people person persons employee employees user users desk desks seat seats staff hire hires ' +
     'posto postos estacao estacoes pessoa pessoas funcionario funcionarios colaboradora colaboradoras ' +
@@ -37,6 +37,8 @@ export function seatCount(
   for (let i = 0; i < tokens.length; i++) {
     const read = readQuantity(tokens, i);
     if (!read || read.length === 0) continue;
+    // "una sucursal con 6 puestos": an article is no count of seats.
+    if (read.length === 1 && ARTICLES.has(tokens[i]!)) continue;
     // "5 new hires", "4 nuevos empleados": one word may come between.
     for (const gap of [0, 1]) {
       const noun = tokens[i + read.length + gap];

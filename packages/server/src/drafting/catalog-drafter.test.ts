@@ -267,7 +267,12 @@ describe('catalog drafter', () => {
       'MON-27×4',
       'KB-MX×4',
     ]);
-    expect(lines('laptop y 2 monitores para cada uno de los 3 empleados')).toEqual(['LAP-14×3', 'MON-27×2']);
+    expect(lines('laptop y 2 monitores para cada uno de los 3 empleados')).toEqual(['LAP-14×3', 'MON-27×6']);
+    expect(lines('10 horas de instalación y 4 puestos, cada uno con laptop')).toEqual([
+      'INST-HORA×10',
+      'LAP-14×4',
+    ]);
+    expect(lines('una sucursal con 6 puestos; cada puesto con laptop')).toEqual(['LAP-14×6']);
     // Without "each", a count of people is what the items are for, not a multiplier.
     expect(lines('mouse y teclado para 15 empleados')).toEqual(['MOUSE-ERG×15', 'KB-MX×15']);
   });

@@ -17,7 +17,7 @@ import {
   type SkippedPhrase,
   validQuantity,
 } from './types.js';
-import { COUNT_WORDS, EACH, FOR, OTHER, WITH } from './words.js';
+import { COUNT_WORDS, EACH, FOR, MORE, OTHER, WITH } from './words.js';
 
 /** How many of a thing were asked for so far. */
 function countOf(amounts: { quantity: number | undefined; article: number | undefined }): number {
@@ -135,7 +135,10 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
     if (phrase && !skipped.some((s) => s.text === phrase)) skipped.push({ text: phrase, reason });
   };
   // "equipar 4 puestos, cada uno con…": the seats every item of the bundle is multiplied by.
-  let bundle: { seats: number; segment: number } | undefined;
+  // `eachBefore`: "for each of the 6 people", said before the seats, covers what comes before
+  // it too ("laptop y 2 monitores para cada uno de los 3 empleados").
+  // `end`: the part where something more starts ("…y mouse. También 1 switch").
+  let bundle: { seats: number; segment: number; eachBefore: boolean; end?: number } | undefined;
   // "3 laptops, cada una con 2 monitores": "each" said before the thing it multiplies.
   let pendingEach = false;
   let previousTokens: string[] = [];
@@ -149,11 +152,22 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
       const elided = elidedMention(segment.tokens, previousTokens, index);
       if (elided) ({ found, tokens } = elided);
     }
+    if (
+      bundle &&
+      bundle.end === undefined &&
+      segment.joiner !== undefined &&
+      MORE.has(segment.joiner) &&
+      mentions.some((m) => m.segment > bundle!.segment)
+    )
+      bundle.end = position;
     if (!segment.negated && !bundle) {
       const seats = seatCount(tokens, allTokens);
       if (seats !== undefined) {
         // Things named with the seats ("5 new hires need a laptop") are part of the bundle.
-        bundle = { seats: seats.seats, segment: found.length === 0 ? position : position - 1 };
+        const eachBefore =
+          tokens.slice(0, seats.start).some((t) => EACH.has(t)) ||
+          !!segments[position - 1]?.tokens.some((t) => EACH.has(t));
+        bundle = { seats: seats.seats, segment: found.length === 0 ? position : position - 1, eachBefore };
         if (found.length === 0) return;
         tokens = [...tokens.slice(0, seats.start), ...tokens.slice(seats.start + seats.length)];
       }
@@ -245,9 +259,13 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
     const product = catalog[mention.product.position]!;
     if (excluded.has(mention.product) || lines.has(product.id)) continue;
     let quantity: number;
-    if (bundle && (mention.segment > bundle.segment || mention.quantity === undefined)) {
+    if (
+      bundle &&
+      mention.segment < (bundle.end ?? Number.POSITIVE_INFINITY) &&
+      (mention.segment > bundle.segment || bundle.eachBefore || mention.quantity === undefined)
+    ) {
       // Every item of a per-seat bundle, times the seats ("cada uno con laptop y 2 monitores").
-      quantity = (mention.segment > bundle.segment ? countOf(mention) : 1) * bundle.seats;
+      quantity = countOf(mention) * bundle.seats;
     } else {
       // What "each" refers to: the first thing whose quantity was said, if it is another one.
       const base = mentions.find((m) => m !== mention && m.quantity !== undefined)?.quantity;

@@ -5,7 +5,7 @@ import { negates } from './negations.js';
 import { SKU_TOKEN } from './notation.js';
 import { ARTICLES, digitValue, isNumberWord } from './numbers.js';
 import { forms } from './text.js';
-import { EACH, JOINERS, OF } from './words.js';
+import { EACH, FOR, JOINERS, OF } from './words.js';
 
 /** A product a part of the request names, and how well. */
 export interface Found {
@@ -94,9 +94,24 @@ export function bestProducts(tokens: string[], index: CatalogIndex): Found[] {
       for (const product of index.postings.get(token) ?? []) candidates.add(product);
     }
   }
+  // A noun the catalog does not know ("silla ergonómica") is what is asked for: then a match
+  // on a detail of a name ("Mouse ergonómico") names nothing.
+  // Not a word after "de" ("stations d'accueil": a detail) nor those it is for ("for 10 users").
+  const unknown = tokens.some(
+    (w, k) =>
+      /^\p{L}{4,}$/u.test(w) &&
+      !STOPWORDS.has(w) &&
+      !OF.has(tokens[k - 1] ?? '') &&
+      !FOR.has(tokens[k - 1] ?? '') &&
+      !(isNumberWord(tokens[k - 1] ?? '') && FOR.has(tokens[k - 2] ?? '')) &&
+      !negates(index, tokens, k) &&
+      !EACH.has(w) &&
+      !isNumberWord(w) &&
+      wordMatches(index, w).size === 0,
+  );
   let best: Found | undefined;
   for (const product of candidates) {
-    const score = scoreProduct(words, weights, product);
+    const score = scoreProduct(words, weights, product, unknown);
     if (
       score >= 1 &&
       (!best || score > best.score || (score === best.score && product.position < best.product.position))
@@ -110,9 +125,15 @@ export function bestProducts(tokens: string[], index: CatalogIndex): Found[] {
  * How well the words name a product: a fully matched alias counts twice its length (a longer
  * alias is more specific); each matched word of the name counts by its rarity in the catalog,
  * fully for the first two words (what the product is) and half for the rest (how it is);
+ * a request that also has a word the catalog does not know must match the name's first word;
  * attributes ("32 GB") count for the product whose name has them (see `attributeScore`).
  */
-function scoreProduct(words: string[], weights: Map<string, number>, product: IndexedProduct): number {
+function scoreProduct(
+  words: string[],
+  weights: Map<string, number>,
+  product: IndexedProduct,
+  unknown: boolean,
+): number {
   // A word written by the customer counts fully; one reached through another language a bit less.
   const matches = (token: string): number => weights.get(token) ?? 0;
   let aliasScore = 0;
@@ -128,7 +149,9 @@ function scoreProduct(words: string[], weights: Map<string, number>, product: In
     nameScore += (position < 2 ? weight : weight / 2) * found;
     if (position < 2 && !ATTRIBUTE.test(token)) head = true;
   });
-  // Without an alias, the name must be matched on what the product is, not only on a detail.
+  // Without an alias, the name must be matched on what the product is, not only on a detail,
+  // and on its first word when the request also names something unknown.
   if (aliasScore === 0 && !head) return 0;
+  if (aliasScore === 0 && unknown && !matches(product.nameTokens[0]?.token ?? '')) return 0;
   return aliasScore + nameScore + attributeScore(words, product.nameTokens);
 }

@@ -7,6 +7,9 @@ import type { CatalogProduct } from './types.js';
 /** The token a SKU code typed in the request becomes: `LAP-14` → `zsku0q` (0: catalog position). */
 export const SKU_TOKEN = /^zsku(\d+)q$/;
 
+/** The token put where a sentence ends. */
+export const SENTENCE = 'zendq';
+
 /** The token a sum of money becomes. */
 export const MONEY = 'zmoneyq';
 const MONEY_AMOUNT =
@@ -34,7 +37,9 @@ export function prepareNotation(prompt: string, codes: SkuCodes): string {
       (_m, head, rest) => `${head}${rest.replace(/[.,\u00a0\u202f ]/g, '')}`,
     )
     .replace(/(?<![\d.,])(\d+),(\d{1,2})(?![\d])/g, '$1.$2')
-    .replace(/(^|[\s(:;,])[-−–](?=\d)/g, `$1${MINUS} `);
+    .replace(/(^|[\s(:;,])[-−–](?=\d)/g, `$1${MINUS} `)
+    // "…teclado y mouse. También 1 switch": where a sentence ends, a bundle may end.
+    .replace(/([.!?])\s+(?=[\p{Lu}\d¿¡])/gu, `$1 ${SENTENCE} `);
   if (!codes.pattern) return text;
   return text.replace(codes.pattern, (code: string) => {
     const position = codes.positions.get(codeKey(code));

@@ -2,14 +2,17 @@
 
 /** Lowercase, without accents; hyphenated words joined (no-break → nobreak, USB-C → usbc). */
 export function normalize(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/ß/g, 'ss')
-    .replace(/(\p{L})-(\p{L}|\d)/gu, '$1$2')
-    .replace(/(\d)\s*(?:"|''|”|″)/g, '$1 pulgadas ')
-    .replace(/×/g, ' x ');
+  return (
+    text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/ß/g, 'ss')
+      // "4K-Monitore" stays two words: the letter before the dash ends a number's unit.
+      .replace(/(?<!\p{N})(\p{L})-(\p{L}|\d)/gu, '$1$2')
+      .replace(/(\d)\s*(?:"|''|”|″)/g, '$1 pulgadas ')
+      .replace(/×/g, ' x ')
+  );
 }
 
 /** Units written after a number that make it a property of the product, not a quantity. */
