@@ -22,7 +22,7 @@ step "types (tsc, strict)"
 tsc -p tsconfig.json --noEmit
 
 step "item drafter quality (eval:drafter, floor F1 0.9)"
-tsx packages/server/src/drafting/eval.ts --set all --min-f1 0.9 --quiet
+tsx packages/server/src/drafting/eval.ts --set all --min-f1 0.9 --min-kind-f1 0.9 --quiet
 
 step "PostgreSQL for the run"
 start_test_postgres

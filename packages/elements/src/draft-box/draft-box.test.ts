@@ -2,7 +2,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import { assert } from 'chai';
 import type { SvcDraftItemDetail } from '../events/svc-draft-item.js';
 import type { SvcErrorDetail } from '../events/svc-error.js';
-import { $, $$, axeViolations, cleanup, clearFaults, fault, mount, until } from '../testing/fixture.js';
+import { $, $$, axeViolations, cleanup, clearFaults, fault, mount, shot, until } from '../testing/fixture.js';
 
 const PROMPT = 'Necesito 3 laptops, 2 monitores y 10 horas de instalación';
 const status = (form: HTMLElement) => $(form, '#svc-draft-status')?.textContent ?? '';
@@ -107,6 +107,30 @@ describe('drafting from plain words', () => {
     assert.equal(await form.draft('3 laptops'), 0);
     await form.updateComplete;
     assert.include(status(form), 'Muitas solicitações');
+  });
+
+  it('says under the drafted lines what it did not find, in the language of the form', async () => {
+    const form = await mount();
+    assert.equal(await form.draft('2 monitores y una impresora'), 1);
+    await form.updateComplete;
+    const skipped = $(form, '[part="skipped"]');
+    assert.equal(skipped?.textContent?.trim(), 'no encontré: impresora');
+    assert.ok(
+      $$(form, '.line').at(-1)!.compareDocumentPosition(skipped!) & Node.DOCUMENT_POSITION_FOLLOWING,
+      'under the lines',
+    );
+    assert.include($(form, '[role="log"]')!.textContent!, 'no encontré: impresora');
+    assert.deepEqual(await axeViolations(form), []);
+    await shot('draft-skipped');
+    // A draft that skips nothing clears it.
+    await form.draft('un teclado');
+    await form.updateComplete;
+    assert.isNull($(form, '[part="skipped"]'));
+    cleanup();
+    const english = await mount({ attrs: { locale: 'en' } });
+    await english.draft('two laptops, a printer and three sofas');
+    await english.updateComplete;
+    assert.equal($(english, '[part="skipped"]')?.textContent?.trim(), 'not found: printer, three sofas');
   });
 
   it('says so when nothing in the catalog matches', async () => {

@@ -9,9 +9,18 @@ export interface DraftState {
   /** What to tell the person (progress, outcome or failure). */
   message: string;
   error: boolean;
+  /** What the service read as asked for but could not draft ("impresora"), from `done.skipped`. */
+  skipped?: string[];
 }
 
 export const idleDraft: DraftState = { running: false, count: 0, message: '', error: false };
+
+/** "no encontré: impresora, silla": under the drafted lines, what the last draft skipped. */
+export function skippedLine(view: View, state: DraftState): TemplateResult | typeof nothing {
+  return state.skipped?.length
+    ? html`<p part="skipped" class="muted small">${view.t.notFound} ${state.skipped.join(', ')}</p>`
+    : nothing;
+}
 
 /**
  * "Describe what you need": a text box whose request streams drafted lines into the basket. One

@@ -1,4 +1,3 @@
-import { createParser } from 'eventsource-parser';
 import type { SvcDraftItemDetail } from '../events/svc-draft-item.js';
 
 /**
@@ -51,7 +50,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /**
  * The widget's way to the service: a publishable key, JSON in and out, errors as
  * {@link SvcApiError}, retries with backoff for submissions, and the SSE stream of drafted lines
- * read with eventsource-parser over `fetch` (an EventSource cannot POST).
+ * read over `fetch` (an EventSource cannot POST).
  */
 export class ApiClient {
   constructor(
@@ -136,41 +135,42 @@ export class ApiClient {
 
   /**
    * Streams drafted lines (POST /elements/ai-draft), calling `onItem` for each as it arrives.
-   * Resolves with the count at the `done` event; rejects with the stream's `error` event, with a
-   * `network` error when the stream ends early, or with an AbortError when `signal` fires.
+   * Resolves at the `done` event with the phrases the service skipped ("impresora"); rejects
+   * with the stream's `error` event, with a `network` error when the stream ends early, or with
+   * an AbortError when `signal` fires.
    */
   async draft(
     body: { prompt: string; locale: string; currency: string },
     onItem: (item: SvcDraftItemDetail) => void,
     signal: AbortSignal,
-  ): Promise<number> {
+  ): Promise<string[]> {
     const response = await this.#fetch(
       '/elements/ai-draft',
       { method: 'POST', body, signal },
       'text/event-stream',
     );
-    let count = 0;
     let failure: SvcApiError | undefined;
-    let done = false;
-    const parser = createParser({
-      onEvent(event) {
-        const data = JSON.parse(event.data) as Record<string, unknown>;
-        if (event.event === 'item') {
-          count++;
-          onItem(data as unknown as SvcDraftItemDetail);
-        } else if (event.event === 'error') {
-          failure = new SvcApiError(String(data.code), String(data.error));
-        } else if (event.event === 'done') {
-          done = true;
-        }
-      },
-    });
+    let skipped: string[] | undefined;
+    let buffer = '';
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     try {
-      for (;;) {
-        const { value, done: ended } = await reader.read();
-        if (ended || done || failure) break;
-        parser.feed(value);
+      while (!skipped && !failure) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        // Our service's events: `event:` and one `data:` line each, a blank line after
+        // (`: keep-alive` comments have no data). Smaller than a general SSE parser.
+        const blocks = (buffer + value).replace(/\r/g, '').split('\n\n');
+        buffer = blocks.pop()!;
+        for (const block of blocks) {
+          const data = /^data: ?(.*)/m.exec(block)?.[1];
+          if (!data) continue;
+          const event = /^event: ?(.*)/m.exec(block)?.[1];
+          const json = JSON.parse(data);
+          if (event === 'item') onItem(json);
+          else if (event === 'error') failure = new SvcApiError(String(json.code), String(json.error));
+          else if (event === 'done') skipped = (json.skipped ?? []).map((s: { text: string }) => s.text);
+          if (skipped || failure) break;
+        }
       }
     } catch (error) {
       if (signal.aborted) throw aborted();
@@ -180,8 +180,8 @@ export class ApiClient {
     }
     if (signal.aborted) throw aborted();
     if (failure) throw failure;
-    if (!done) throw new SvcApiError('network', 'The stream ended early');
-    return count;
+    if (!skipped) throw new SvcApiError('network', 'The stream ended early');
+    return skipped;
   }
 }
 

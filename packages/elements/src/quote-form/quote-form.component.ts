@@ -8,7 +8,7 @@ import {
   readClient,
   validateClient,
 } from '../client-fields/client-fields.js';
-import { type DraftState, draftBox, idleDraft } from '../draft-box/draft-box.js';
+import { type DraftState, draftBox, idleDraft, skippedLine } from '../draft-box/draft-box.js';
 import type { SvcDraftItemDetail } from '../events/svc-draft-item.js';
 import { svcEvent } from '../events/svc-event.js';
 import type { SvcQuoteCreatedDetail } from '../events/svc-quote-created.js';
@@ -422,7 +422,7 @@ export class SvcQuoteForm extends LitElement {
     this.drafting = { running: true, count, message: say(t.drafting, { n: 0 }), error: false };
     const products = new Map(config.catalog.map((p) => [p.id, p]));
     try {
-      await api.draft(
+      const skipped = await api.draft(
         { prompt: text.slice(0, 2000), locale: this.activeLocale, currency: this.activeCurrency },
         (item: SvcDraftItemDetail) => {
           count++;
@@ -450,6 +450,7 @@ export class SvcQuoteForm extends LitElement {
         count,
         message: count ? say(t.drafted, { n: count }) : t.draftNothing,
         error: false,
+        skipped,
       };
     } catch (error) {
       if ((error as Error).name === 'AbortError') {
@@ -468,7 +469,12 @@ export class SvcQuoteForm extends LitElement {
     } finally {
       if (this.#draft === controller) this.#draft = undefined;
     }
-    this.#say(this.drafting.message);
+    const skipped = this.drafting.skipped;
+    this.#say(
+      skipped?.length
+        ? `${this.drafting.message} ${t.notFound} ${skipped.join(', ')}`
+        : this.drafting.message,
+    );
     return count;
   }
 
@@ -658,6 +664,7 @@ export class SvcQuoteForm extends LitElement {
           this.#changed();
         },
       })}
+      ${skippedLine(view, this.drafting)}
       ${config.features.coupons ? couponField(view, this.coupon, figures.descuento, (code) => this.#applyCoupon(code)) : nothing}
       ${totalsPanel(view, figures, this.lines.length > 0 && !this.totalsConfirmed)}
       ${config.plan_pagos ? html`<p part="plan" class="muted small">${config.plan_pagos.texto[view.locale]}</p>` : nothing}

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createCatalogDrafter, draftLines } from './catalog-drafter.js';
+import { createCatalogDrafter, draftLines, draftRequest } from './catalog-drafter.js';
 import { indexCatalog } from './catalog-index.js';
 import { demoCatalog, evaluate, loadCases } from './eval.js';
 import type { CatalogProduct } from './types.js';
@@ -178,10 +179,119 @@ describe('catalog drafter', () => {
     expect(Math.min(...times)).toBeLessThan(20);
   });
 
-  it('keeps F1 above 0.9 on the development set and on our held-out-style set', async () => {
-    for (const set of ['dev', 'extra']) {
+  it('keeps F1 above 0.9 on every set, and on every kind of case', async () => {
+    for (const set of ['dev', 'extra', 'kinds']) {
       const result = await evaluate(loadCases(set));
       expect(result.f1, result.misses.join('\n')).toBeGreaterThanOrEqual(0.9);
+      for (const kind of result.kinds) expect(kind.f1, `${set}/${kind.kind}`).toBeGreaterThanOrEqual(0.9);
     }
+    const kinds = new Set(loadCases('kinds').map((c) => `${c.kind}/${c.lang}`));
+    for (const kind of [
+      'bundle',
+      'duration',
+      'notation',
+      'pack',
+      'sku',
+      'attribute',
+      'morphology',
+      'negation',
+    ])
+      for (const lang of ['es', 'en', 'pt', 'fr', 'de'])
+        expect(kinds, `${kind}/${lang}`).toContain(`${kind}/${lang}`);
+  });
+
+  it('never drafts a line with a quantity of 0 or less, or a price not from the catalog, whatever is written', () => {
+    const prices = new Map(catalog.map((p) => [p.sku, p.precio_lista]));
+    const words = [
+      ...catalog.flatMap((p) => [p.sku, ...p.aliases]),
+      ...('0 -1 -3 0,5 0.0 1,000 1.000 1 000 2,5 x2 ×0 2x 0x : , y and sin no cada each par docena media medio half ' +
+        'mil thousand cero zero null semana semanas weeks mes meses year año trimestre quinzaine por for para ' +
+        'puestos people mismo periodo same period 999999999 1e9 NaN Infinity - – −'.split(' ')),
+    ];
+    const phrase = fc
+      .array(fc.oneof(fc.constantFrom(...words), fc.string({ maxLength: 6 })), { maxLength: 14 })
+      .map((parts) => parts.join(' '));
+    fc.assert(
+      fc.property(fc.oneof(phrase, fc.string({ maxLength: 80 })), (prompt) => {
+        const { items, skipped } = draftRequest(prompt, catalog);
+        for (const item of items) {
+          expect(Number.isFinite(item.cantidad) && item.cantidad > 0, `${prompt} → ${item.cantidad}`).toBe(
+            true,
+          );
+          expect(item.precio_unitario).toBe(prices.get(item.sku));
+        }
+        for (const s of skipped) expect(s.text.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('reads thousands separators of every locale as thousands, never as a decimal point', () => {
+    expect(lines('1,000 business cards')).toEqual(['TARJ-100×10']);
+    expect(lines('1.000 tarjetas')).toEqual(['TARJ-100×10']);
+    expect(lines('1 000 cartes de visite')).toEqual(['TARJ-100×10']);
+    expect(lines('1\u202f000 cartes de visite')).toEqual(['TARJ-100×10']);
+    expect(lines('12.000 tarjetas')).toEqual(['TARJ-100×120']);
+    expect(lines('1,5 horas de consultoría')).toEqual(['CONS-HORA×1.5']);
+    expect(lines('1.5 hours of consulting')).toEqual(['CONS-HORA×1.5']);
+    expect(lines('two thousand five hundred business cards')).toEqual(['TARJ-100×25']);
+    expect(lines('dois mil e quinhentos cartões de visita')).toEqual(['TARJ-100×25']);
+    expect(lines('deux mille cinq cents cartes de visite')).toEqual(['TARJ-100×25']);
+  });
+
+  it('reports what it did not draft, and why', () => {
+    const skipped = (text: string) => draftRequest(text, catalog).skipped;
+    expect(skipped('2 monitores y una impresora')).toEqual([{ text: 'impresora', reason: 'not_in_catalog' }]);
+    expect(skipped('zwei Monitore und ein Drucker')).toEqual([{ text: 'Drucker', reason: 'not_in_catalog' }]);
+    expect(skipped('un switch, nada más')).toEqual([]);
+    expect(skipped('3 laptops, sin instalación')).toEqual([]);
+    expect(skipped('Tengo un presupuesto de 50000 pesos, necesito 3 laptops')).toEqual([]);
+    expect(skipped('0 laptops')).toEqual([{ text: '0 laptops', reason: 'invalid_quantity' }]);
+    expect(skipped('-2 monitores')).toEqual([{ text: '-2 monitores', reason: 'invalid_quantity' }]);
+    expect(skipped('hosting por 18 meses')).toEqual([
+      { text: 'hosting por 18 meses', reason: 'partial_period' },
+    ]);
+    expect(lines('hosting por 18 meses')).toEqual([]);
+  });
+
+  it('says when it turned a count of units into packs', () => {
+    expect(draftRequest('250 tarjetas de presentación', catalog).notes).toEqual([
+      { text: '250 tarjetas de presentación', reason: 'units_to_packs', sku: 'TARJ-100', cantidad: 3 },
+    ]);
+    expect(draftRequest('3 paquetes de tarjetas', catalog).notes).toEqual([]);
+  });
+
+  it('multiplies every item of a per-seat bundle by the seats', () => {
+    expect(lines('Equipar 4 puestos, cada uno con laptop, monitor y teclado')).toEqual([
+      'LAP-14×4',
+      'MON-27×4',
+      'KB-MX×4',
+    ]);
+    expect(lines('laptop y 2 monitores para cada uno de los 3 empleados')).toEqual(['LAP-14×3', 'MON-27×6']);
+    expect(lines('10 horas de instalación y 4 puestos, cada uno con laptop')).toEqual([
+      'INST-HORA×10',
+      'LAP-14×4',
+    ]);
+    expect(lines('una sucursal con 6 puestos; cada puesto con laptop')).toEqual(['LAP-14×6']);
+    // Without "each", a count of people is what the items are for, not a multiplier.
+    expect(lines('mouse y teclado para 15 empleados')).toEqual(['MOUSE-ERG×15', 'KB-MX×15']);
+  });
+
+  it('takes durations in any form, in the unit the product is sold by', () => {
+    expect(lines('soporte por año y medio')).toEqual(['SOPORTE-MES×18']);
+    expect(lines('support for a year and a half')).toEqual(['SOPORTE-MES×18']);
+    expect(lines('hosting por 24 meses')).toEqual(['HOSTING-ANUAL×2']);
+    expect(lines('respaldo por 90 días')).toEqual(['BACKUP-1TB×3']);
+    expect(lines('soporte por 52 semanas')).toEqual(['SOPORTE-MES×12']);
+    expect(lines('soporte por 4 semanas')).toEqual([]);
+    expect(lines('soporte 6 meses y hosting por el mismo periodo')).toEqual(['SOPORTE-MES×6']);
+  });
+
+  it('reads SKU codes as the product, never their digits as quantities', () => {
+    expect(lines('LAP-14 x 2')).toEqual(['LAP-14×2']);
+    expect(lines('lap14 ×3 y MON-27')).toEqual(['LAP-14×3', 'MON-27×1']);
+    expect(lines('HDMI-2M')).toEqual(['HDMI-2M×1']);
+    // A SKU is counted in its own unit: the pack.
+    expect(lines('TARJ-100 x 3')).toEqual(['TARJ-100×3']);
   });
 });

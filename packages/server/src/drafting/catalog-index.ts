@@ -1,4 +1,6 @@
 import { alternatives } from './lexicon.js';
+import { type SkuCodes, skuCodes } from './notation.js';
+import { packSizeOf } from './packs.js';
 import { distance, forms, tokenize } from './text.js';
 import type { CatalogProduct } from './types.js';
 
@@ -39,6 +41,8 @@ export interface NumberOwner {
 /** Everything the drafter precomputes about one catalog. */
 export interface CatalogIndex {
   products: IndexedProduct[];
+  /** The SKU codes customers may type (`LAP-14 x 2`), as one pattern. */
+  skus: SkuCodes;
   /** Number tokens that belong to a name ("microsoft 365"), never read as quantities. */
   nameBigrams: Set<string>;
   /** Word pairs of aliases as written, stopwords included ("no break" is not a negation). */
@@ -113,15 +117,11 @@ function buildIndex(catalog: CatalogProduct[]): CatalogIndex {
       owners.push({ words, token, rank });
       numberOwners.set(number, owners);
     }
-    const pack =
-      /(?:paquete|pack|caja|box|paquet|packung|pacote|bolsa)\s+(?:de|of|com|von|mit)?\s*(\d+)/i.exec(
-        product.nombre,
-      );
     return {
       position,
       phrases,
       nameTokens: nameContent.map((token) => ({ token, weight: 1 / (df.get(token) ?? 1) })),
-      packSize: pack && Number(pack[1]) > 1 ? Number(pack[1]) : null,
+      packSize: packSizeOf(product.nombre),
     };
   });
   // Products whose names start with the same word are called by it when one of them is:
@@ -170,6 +170,7 @@ function buildIndex(catalog: CatalogProduct[]): CatalogIndex {
   }
   return {
     products,
+    skus: skuCodes(catalog),
     nameBigrams,
     rawBigrams,
     numberOwners,
@@ -215,6 +216,27 @@ export function wordMatches(index: CatalogIndex, word: string): Map<string, numb
     // Lexicon words are spelled right: plurals only, no typo search.
     for (const other of alternatives(word).slice(1)) {
       for (const token of similar(index, other, false)) add(token, TRANSLATED);
+    }
+    // German compounds name two things: "antiviruslizenzen" is an antivirus licence,
+    // "hdmikabel" a HDMI cable ("Antivirus-Lizenzen", "HDMI-Kabel" once the dash is gone).
+    if (found.size === 0 || [...found.values()].every((w) => w < WRITTEN)) {
+      for (let cut = 3; word.length - cut >= 4; cut++) {
+        const head = word.slice(0, cut);
+        // The first part as written ("antivirus") or in another language ("virenschutz").
+        const heads = index.postings.has(head)
+          ? [head]
+          : head.length >= 5
+            ? alternatives(head)
+                .slice(1)
+                .filter((a) => index.postings.has(a))
+            : [];
+        if (heads.length === 0) continue;
+        const tail = wordMatches(index, word.slice(cut));
+        if (tail.size === 0) continue;
+        for (const token of heads) add(token, COMPOUND);
+        for (const [token, weight] of tail) add(token, Math.min(weight, COMPOUND));
+        break;
+      }
     }
   }
   if (index.matchCache.size > 20_000) index.matchCache.clear();

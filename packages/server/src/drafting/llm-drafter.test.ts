@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoCatalog } from './eval.js';
 import { createLlmDrafter, parseProposal, parseProposals } from './llm-drafter.js';
 import { type OpenAiTestServer, startOpenAiTestServer } from './openai-test-server.js';
-import type { DraftedItem } from './types.js';
+import type { DraftedItem, SkippedPhrase } from './types.js';
 
 let server: OpenAiTestServer | undefined;
 afterEach(async () => {
@@ -40,6 +40,36 @@ describe('LLM drafter (OpenAI-compatible streaming over real HTTP)', () => {
     expect(request.stream).toBe(true);
     expect(JSON.stringify(request.messages)).toContain('LAP-14');
     expect(JSON.stringify(request.messages)).toContain('Necesito 3 laptops');
+  });
+
+  it("gives the catalog drafter's post-checks: refused lines and skipped phrases are reported", async () => {
+    server = await startOpenAiTestServer(() => ({
+      chunks: [
+        '{"sku":"MON-27","cantidad":2,"text":"2 monitores"}\n',
+        '{"sku":"PRN-1","cantidad":1,"text":"una impresora"}\n',
+        '{"sku":"KB-MX","cantidad":0,"text":"0 teclados"}\n',
+        '{"sku":"MOUSE-ERG","cantidad":-2}\n',
+        '{"skipped":"una silla\\u0007 de oficina"}\n',
+        '{"sku":"LAP-14","cantidad":1.5e9}',
+      ],
+    }));
+    const drafter = createLlmDrafter({ baseURL: server.baseURL, model: 'm' });
+    const items: DraftedItem[] = [];
+    const skipped: SkippedPhrase[] = [];
+    for await (const item of drafter.draft({
+      prompt: '2 monitores, una impresora, 0 teclados, -2 mouse, una silla de oficina, muchas laptops',
+      catalog,
+      onSkip: (phrase) => skipped.push(phrase),
+    }))
+      items.push(item);
+    expect(items.map((i) => [i.sku, i.cantidad, i.precio_unitario])).toEqual([['MON-27', 2, 7800]]);
+    expect(skipped).toEqual([
+      { text: 'una impresora', reason: 'not_in_catalog' },
+      { text: '0 teclados', reason: 'invalid_quantity' },
+      { text: 'Mouse ergonómico × -2', reason: 'invalid_quantity' },
+      { text: 'una silla de oficina', reason: 'not_in_catalog' },
+      { text: 'Laptop 14" Core i7, 16 GB × 1500000000', reason: 'invalid_quantity' },
+    ]);
   });
 
   it('stops reading the model when aborted', async () => {

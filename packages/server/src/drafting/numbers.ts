@@ -67,6 +67,13 @@ function words(list: string, values: number[]): Record<string, number> {
  */
 function compound(token: string): number | undefined {
   if (token.length < 6) return undefined;
+  // de: "zweieinhalb", "eineinhalb", "anderthalb": and a half
+  if (token === 'anderthalb') return 1.5;
+  const half = /^([a-z]+?)einhalb$/.exec(token);
+  if (half) {
+    const whole = UNITS.get(half[1]!) ?? (half[1] === 'ein' ? 1 : undefined);
+    if (whole !== undefined && whole > 0) return whole + 0.5;
+  }
   // de: units "und" tens
   const german = /^([a-z]+?)und([a-z]+zig|dreissig)$/.exec(token);
   if (german) {
@@ -101,13 +108,9 @@ function unitValue(token: string): number | undefined {
   return UNITS.get(token) ?? compound(token);
 }
 
-/** Words that multiply what comes before them (or stand alone for their value). */
+/** Words that multiply everything before them (or stand alone for their value). */
 const MULTIPLIERS = new Map<string, number>(
   Object.entries({
-    mil: 1000,
-    thousand: 1000,
-    mille: 1000,
-    tausend: 1000,
     docena: 12,
     docenas: 12,
     dozen: 12,
@@ -125,8 +128,6 @@ const MULTIPLIERS = new Map<string, number>(
     paire: 2,
     paires: 2,
     paar: 2,
-    hundred: 100,
-    hundreds: 100,
     decena: 10,
     decenas: 10,
     dezena: 10,
@@ -139,21 +140,40 @@ const MULTIPLIERS = new Map<string, number>(
     centenas: 100,
     centaine: 100,
     centaines: 100,
-    cien: 100,
-    cent: 100,
-    cents: 100,
-    hundert: 100,
-    miles: 1000,
-    thousands: 1000,
+    veintena: 20,
+    vintena: 20,
+    vingtaine: 20,
+    vingtaines: 20,
+    trentaine: 30,
+    quarantaine: 40,
+    cinquantaine: 50,
+    soixantaine: 60,
   }),
 );
+/** "dos mil", "two thousand", "deux mille": closes the thousands of the number. */
+const THOUSANDS = new Set(['mil', 'thousand', 'mille', 'tausend', 'miles', 'thousands', 'milhares']);
+/** "one hundred", "deux cents": multiplies the part of the number below a thousand. */
+const HUNDREDS = new Set(['hundred', 'hundreds', 'hundert', 'cent', 'cents', 'cien']);
 
 /** "a pair of", "un par de", "ein paar": a pair only after an article or a number. */
 const PAIRS = new Set(['par', 'pares', 'pair', 'pairs', 'couple', 'paire', 'paires', 'paar']);
 /** Words that join the parts of one number: "veinte y cinco", "vingt et un", "hundred and five". */
 const NUMBER_JOINERS = new Set(['y', 'e', 'and', 'et', 'und']);
 
-const HALF = new Set(['media', 'medio', 'half', 'meia', 'meio', 'demi', 'demie', 'halbes', 'halbe']);
+/** "media docena", "half a dozen", "ein halbes Jahr". */
+export const HALF = new Set([
+  'media',
+  'medio',
+  'half',
+  'meia',
+  'meio',
+  'demi',
+  'demie',
+  'halbes',
+  'halbe',
+  'halben',
+  'halb',
+]);
 
 /** Articles count as one only when nothing else gives the quantity. */
 export const ARTICLES = new Set(['un', 'una', 'uno', 'a', 'an', 'um', 'uma', 'une', 'ein', 'eine', 'einen']);
@@ -169,52 +189,95 @@ export function isNumberWord(token: string): boolean {
     digitValue(token) !== undefined ||
     unitValue(token) !== undefined ||
     MULTIPLIERS.has(token) ||
+    THOUSANDS.has(token) ||
+    HUNDREDS.has(token) ||
     HALF.has(token)
   );
 }
 
 /**
  * Reads a quantity starting at `tokens[start]`: digits, words (`tres`, `veinte y cinco`), scales
- * (`dos mil`, `una docena`, `media docena`, `un par`, `half a dozen`). Returns the value and how
- * many tokens it used, or undefined.
+ * (`dos mil quinientas`, `two thousand five hundred`, `una docena`, `media docena`, `un par`,
+ * `half a dozen`). Returns the value and how many tokens it used, or undefined.
  */
 export function readQuantity(tokens: string[], start: number): { value: number; length: number } | undefined {
   let i = start;
-  let value: number | undefined;
+  // Thousands already closed ("dos mil" → 2000) and the part below them ("quinientas").
+  let total = 0;
+  let current: number | undefined;
+  let seen = false;
   let half = false;
+  // After "docena", "par": nothing more is added to the number.
+  let closed = false;
+  const value = () => total + (current ?? 0);
   for (; i < tokens.length; i++) {
     const token = tokens[i]!;
     const digits = digitValue(token);
-    if (HALF.has(token) && value === undefined) {
+    if (HALF.has(token) && !seen) {
       half = true;
       continue;
     }
-    if (digits !== undefined && value === undefined) {
-      value = digits;
+    if (digits !== undefined) {
+      if (seen) break;
+      current = digits;
+      seen = true;
       continue;
     }
-    if (MULTIPLIERS.has(token) && !(UNITS.has(token) && value === undefined)) {
-      if (PAIRS.has(token) && value === undefined) break;
-      value = (value ?? 1) * MULTIPLIERS.get(token)!;
+    if (THOUSANDS.has(token)) {
+      total += (current ?? 1) * 1000;
+      current = undefined;
+      seen = true;
+      continue;
+    }
+    if (HUNDREDS.has(token) && seen && current !== undefined && current < 100) {
+      current *= 100;
+      continue;
+    }
+    if (HUNDREDS.has(token) && !seen && !UNITS.has(token)) {
+      current = 100;
+      seen = true;
+      continue;
+    }
+    const times = MULTIPLIERS.get(token);
+    if (times !== undefined) {
+      if (PAIRS.has(token) && !seen) break;
+      total = (seen ? value() : 1) * times;
+      current = undefined;
+      seen = true;
+      closed = true;
       continue;
     }
     const unit = digits === undefined ? unitValue(token) : undefined;
     if (unit !== undefined) {
-      if (value === undefined) value = unit;
-      else if (addable(value, unit)) value += unit;
+      if (current === undefined && (!seen || (!closed && unit < 1000))) current = unit;
+      else if (current !== undefined && addable(current, unit)) current += unit;
       else break;
+      seen = true;
       continue;
     }
-    if (NUMBER_JOINERS.has(token) && value !== undefined && value >= 20) {
+    if (NUMBER_JOINERS.has(token) && seen && value() >= 20) {
       const next = unitValue(tokens[i + 1] ?? '');
-      if (next !== undefined && addable(value, next)) continue;
+      if (next !== undefined && (current === undefined || addable(current, next))) continue;
     }
     if (token === 'a' && half) continue;
     break;
   }
-  if (value === undefined) return undefined;
-  if (half) value = value / 2;
-  return { value, length: i - start };
+  if (!seen) return undefined;
+  return { value: half ? value() / 2 : value(), length: i - start };
+}
+
+/** What "y media" adds after `last`, the last word of a number: half a dozen after "docena", else 0.5. */
+export function halfAfter(last: string | undefined): number {
+  return (MULTIPLIERS.get(last ?? '') ?? 1) / 2;
+}
+
+/** Whether `tokens[i]` starts "y media", "and a half", "e meia", "et demie", "und halb" (not "media docena"). */
+export function addsHalf(tokens: string[], i: number): boolean {
+  if (!['y', 'and', 'e', 'et', 'und'].includes(tokens[i] ?? '')) return false;
+  const k = tokens[i + 1] === 'a' ? i + 2 : i + 1;
+  if (!HALF.has(tokens[k] ?? '')) return false;
+  const next = tokens[k + 1];
+  return !next || !isNumberWord(next);
 }
 
 /** Whether `unit` fills an empty place of `value`: "veinte" + "cinco", "mil" + "doscientos". */

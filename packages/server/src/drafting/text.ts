@@ -2,14 +2,17 @@
 
 /** Lowercase, without accents; hyphenated words joined (no-break → nobreak, USB-C → usbc). */
 export function normalize(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/ß/g, 'ss')
-    .replace(/(\p{L})-(\p{L}|\d)/gu, '$1$2')
-    .replace(/(\d)\s*(?:"|''|”|″)/g, '$1 pulgadas ')
-    .replace(/×/g, ' x ');
+  return (
+    text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/ß/g, 'ss')
+      // "4K-Monitore" stays two words: the letter before the dash ends a number's unit.
+      .replace(/(?<!\p{N})(\p{L})-(\p{L}|\d)/gu, '$1$2')
+      .replace(/(\d)\s*(?:"|''|”|″)/g, '$1 pulgadas ')
+      .replace(/×/g, ' x ')
+  );
 }
 
 /** Units written after a number that make it a property of the product, not a quantity. */
@@ -26,6 +29,7 @@ const ATTRIBUTE_UNITS = new Map<string, string>(
     pouce: 'in',
     zoll: 'in',
     gb: 'gb',
+    go: 'gb',
     tb: 'tb',
     mb: 'mb',
     kva: 'kva',
@@ -87,6 +91,10 @@ export function forms(word: string): string[] {
   if (word.length > 4 && word.endsWith('oes')) set.add(`${word.slice(0, -3)}ao`);
   if (word.length > 4 && word.endsWith('x')) set.add(word.slice(0, -1));
   if (word.length > 5 && word.endsWith('e')) set.add(word.slice(0, -1));
+  // pt: portateis → portatil, anuais → anual; fr: anuaux → anual
+  if (word.length > 5 && word.endsWith('eis')) set.add(`${word.slice(0, -3)}il`);
+  if (word.length > 5 && word.endsWith('ais')) set.add(`${word.slice(0, -3)}al`);
+  if (word.length > 5 && word.endsWith('aux')) set.add(`${word.slice(0, -3)}al`);
   return [...set];
 }
 

@@ -71,7 +71,8 @@ function operationObject(op: Operation) {
     responses: {
       '200': op.stream
         ? {
-            description: 'Server-sent events: `item`, `done`, `error`',
+            description:
+              'Server-sent events: `item` (one per drafted line), `done` (`{ count, skipped: [{ text, reason }], notes? }`), `error`',
             content: { 'text/event-stream': { schema: { type: 'string' } } },
           }
         : {

@@ -70,12 +70,47 @@ describe('POST /elements/ai-draft with the catalog drafter', () => {
       'unidad',
     ]);
     expect(events[0]!.data.producto_id).toBe(t.seed.products.find((p) => p.sku === 'LAP-14')!.id);
-    expect(events[2]!.data).toEqual({ count: 2 });
+    expect(events[2]!.data).toEqual({ count: 2, skipped: [] });
   });
 
   it('sends only done when nothing fits', async () => {
     const events = parseSse(await (await draft({ prompt: "Une machine à café, s'il vous plaît" })).text());
-    expect(events).toEqual([{ event: 'done', data: { count: 0 } }]);
+    expect(events).toEqual([
+      { event: 'done', data: { count: 0, skipped: [{ text: 'machine à café', reason: 'not_in_catalog' }] } },
+    ]);
+  });
+
+  it('says in done what it skipped: things not in the catalog, parts of a period, impossible quantities', async () => {
+    const events = parseSse(
+      await (
+        await draft({
+          prompt: '2 monitores y una impresora, soporte mensual por 2 semanas, -3 teclados, 0 mouse',
+        })
+      ).text(),
+    );
+    expect(events.map((e) => e.event)).toEqual(['item', 'done']);
+    expect(events[0]!.data).toMatchObject({ sku: 'MON-27', cantidad: 2 });
+    expect(events[1]!.data).toEqual({
+      count: 1,
+      skipped: [
+        { text: 'impresora', reason: 'not_in_catalog' },
+        { text: 'soporte mensual por 2 semanas', reason: 'partial_period' },
+        { text: '-3 teclados', reason: 'invalid_quantity' },
+        { text: '0 mouse', reason: 'invalid_quantity' },
+      ],
+    });
+  });
+
+  it('drafts the packs that cover a count of units, and says so in done', async () => {
+    const events = parseSse(await (await draft({ prompt: '250 tarjetas de presentación' })).text());
+    expect(events[0]!.data).toMatchObject({ sku: 'TARJ-100', cantidad: 3 });
+    expect(events[1]!.data).toEqual({
+      count: 1,
+      skipped: [],
+      notes: [
+        { text: '250 tarjetas de presentación', reason: 'units_to_packs', sku: 'TARJ-100', cantidad: 3 },
+      ],
+    });
   });
 
   it('prices drafted lines in the requested currency of the business', async () => {
@@ -117,6 +152,7 @@ describe('POST /elements/ai-draft with the catalog drafter', () => {
     });
     const body = (await res.json()) as Json;
     expect(body.data.items.map((i: Json) => `${i.sku}×${i.cantidad}`)).toEqual(['KB-MX×3', 'MOUSE-ERG×3']);
+    expect(body.data.skipped).toEqual([]);
     await expectError(
       await t.call('POST', '/api/v1/cotizaciones/ia', {
         key: t.seed.keys.pk_test,

@@ -2,7 +2,7 @@ import { isCurrencyCode, LANGUAGES } from '@svc/core';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as v from 'valibot';
-import type { CatalogProduct } from '../drafting/types.js';
+import type { CatalogProduct, DraftNote, SkippedPhrase } from '../drafting/types.js';
 import { invalidRequest } from '../errors.js';
 import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
@@ -88,12 +88,18 @@ export function draftRoutes(deps: AppDeps) {
             HEARTBEAT_MS,
           );
           let count = 0;
+          // What the drafter read as a request but did not draft ("una impresora"), and lines
+          // it drafted in another unit (units → packs): the widget says so under the lines.
+          const skipped: SkippedPhrase[] = [];
+          const notes: DraftNote[] = [];
           try {
             const items = deps.drafter.draft({
               prompt: body.prompt,
               locale: body.locale,
               catalog,
               signal: controller.signal,
+              onSkip: (phrase) => skipped.push(phrase),
+              onNote: (note) => notes.push(note),
             });
             for await (const item of items) {
               if (controller.signal.aborted) break;
@@ -101,7 +107,10 @@ export function draftRoutes(deps: AppDeps) {
               count++;
             }
             if (!controller.signal.aborted)
-              await stream.writeSSE({ event: 'done', data: JSON.stringify({ count }) });
+              await stream.writeSSE({
+                event: 'done',
+                data: JSON.stringify({ count, skipped, ...(notes.length > 0 ? { notes } : {}) }),
+              });
           } catch (error) {
             if (!controller.signal.aborted) {
               deps.logger.warn('drafting failed', { request_id: c.get('requestId'), error: String(error) });
@@ -124,14 +133,16 @@ export function draftRoutes(deps: AppDeps) {
       const body = parse(draftSchema, await readJson(c));
       const catalog = await draftingCatalog(deps, auth, body.currency ?? auth.org.currency);
       const items = [];
+      const skipped: SkippedPhrase[] = [];
       for await (const item of deps.drafter.draft({
         prompt: body.prompt,
         locale: body.locale,
         catalog,
         signal: c.req.raw.signal,
+        onSkip: (phrase) => skipped.push(phrase),
       })) {
         items.push(item);
       }
-      return c.json({ data: { items } });
+      return c.json({ data: { items, skipped } });
     });
 }

@@ -599,13 +599,7 @@ export async function fireOverdueInvoices(
   for (const { id, org_id, mode } of due) {
     const done = await deps.db.transaction(async (tx) => {
       const invoice = await findInvoice(tx, { orgId: org_id, mode }, id, true);
-      if (
-        !invoice ||
-        invoice.estado !== 'open' ||
-        invoice.overdue_at ||
-        !invoice.vence ||
-        invoice.vence >= today(now)
-      ) {
+      if (invoice?.estado !== 'open' || invoice.overdue_at || !invoice.vence || invoice.vence >= today(now)) {
         return false;
       }
       const marked = await updateInvoice(tx, id, { overdue_at: now.toISOString() });
@@ -623,7 +617,7 @@ export async function fireOverdueInvoices(
       return { queued };
     });
     if (done) fired += 1;
-    if (done && done.queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, done.queued);
+    if (done?.queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, done.queued);
   }
   return fired;
 }

@@ -38,6 +38,7 @@ export const de: Messages = {
   draftFailed:
     'Die Erstellung wurde unterbrochen; {n} Position bleibt erhalten.|Die Erstellung wurde unterbrochen; {n} Positionen bleiben erhalten.',
   draftStopped: 'Gestoppt; {n} Position bleibt erhalten.|Gestoppt; {n} Positionen bleiben erhalten.',
+  notFound: 'nicht gefunden:',
   coupon: 'Gutschein',
   apply: 'Einlösen',
   couponChecking: 'Gutschein wird geprüft…',

@@ -36,6 +36,7 @@ export const en: Messages = {
   draftNothing: 'Nothing in the catalog matches that. Try other words.',
   draftFailed: 'Drafting was interrupted; {n} line was kept.|Drafting was interrupted; {n} lines were kept.',
   draftStopped: 'Stopped; {n} line was kept.|Stopped; {n} lines were kept.',
+  notFound: 'not found:',
   coupon: 'Coupon',
   apply: 'Apply',
   couponChecking: 'Checking the coupon…',

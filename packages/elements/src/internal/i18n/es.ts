@@ -37,6 +37,7 @@ export const es: Messages = {
   draftFailed:
     'Se interrumpió el armado; conservamos {n} línea.|Se interrumpió el armado; conservamos {n} líneas.',
   draftStopped: 'Detenido; conservamos {n} línea.|Detenido; conservamos {n} líneas.',
+  notFound: 'no encontré:',
   coupon: 'Cupón',
   apply: 'Aplicar',
   couponChecking: 'Revisando el cupón…',

@@ -37,6 +37,7 @@ export const fr: Messages = {
   draftFailed:
     'La préparation a été interrompue ; {n} ligne conservée.|La préparation a été interrompue ; {n} lignes conservées.',
   draftStopped: 'Arrêté ; {n} ligne conservée.|Arrêté ; {n} lignes conservées.',
+  notFound: 'introuvable :',
   coupon: 'Code promo',
   apply: 'Appliquer',
   couponChecking: 'Vérification du code…',

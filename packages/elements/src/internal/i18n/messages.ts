@@ -31,6 +31,8 @@ export interface Messages {
   draftNothing: string;
   draftFailed: string;
   draftStopped: string;
+  /** Before the phrases a draft skipped: "no encontré: impresora". */
+  notFound: string;
   coupon: string;
   apply: string;
   couponChecking: string;

@@ -37,6 +37,7 @@ export const pt: Messages = {
   draftFailed:
     'A montagem foi interrompida; {n} linha mantida.|A montagem foi interrompida; {n} linhas mantidas.',
   draftStopped: 'Parado; {n} linha mantida.|Parado; {n} linhas mantidas.',
+  notFound: 'não encontrei:',
   coupon: 'Cupom',
   apply: 'Aplicar',
   couponChecking: 'Verificando o cupom…',
