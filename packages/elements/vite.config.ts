@@ -57,7 +57,7 @@ function terserSecondPass(): Plugin {
 /**
  * Two builds of the widget:
  * - `vite build` → the ES modules for npm (`dist/index.js`, `dist/define.js`); lit, Floating UI
- *   and eventsource-parser stay dependencies, `@svc/core` is bundled in.
+ *   stay dependencies, `@svc/core` is bundled in.
  * - `vite build --mode script` → `dist/svc-elements.js`, one self-contained minified classic
  *   script for the script tag (an IIFE also works as a module).
  */
@@ -82,7 +82,7 @@ export default defineConfig(({ mode }) => {
           }
         : { entry: { index: 'src/index.ts', define: 'src/define.ts' }, formats: ['es'] },
       rolldownOptions: {
-        external: script ? [] : [/^lit/, /^@lit\//, '@floating-ui/dom', 'eventsource-parser'],
+        external: script ? [] : [/^lit/, /^@lit\//, '@floating-ui/dom', '@floating-ui/core'],
         // Library mode leaves ES output partly unminified unless the output asks for it.
         output: { minify: true },
       },
