@@ -499,6 +499,22 @@ describe('quote action invoice', () => {
     expect(invoice).toMatchObject({ estado: 'paid', metodo_pago: 'PUE', pagado: 2088, saldo: 0 });
   });
 
+  it('carries a deposit paid on the quote over to its invoice', async () => {
+    const created = await call('POST', '/cotizaciones', {
+      cliente,
+      items: [line(1, 1000)],
+      plan_pagos: { tipo: 'anticipo', porcentaje: 50 },
+    });
+    const id = created.body.data.id as string;
+    await call('POST', `/cotizaciones/${id}`, { action: 'send' });
+    const deposit = await call('POST', `/cotizaciones/${id}`, { action: 'pay', monto: 580 });
+    expect(deposit.body.data).toMatchObject({ status: 'approved', pagado: 580 });
+    const { body } = await call('POST', `/cotizaciones/${id}`, { action: 'invoice' });
+    const invoice = (await call('GET', `/facturas/${body.data.factura.id}`)).body.data;
+    expect(invoice).toMatchObject({ estado: 'open', total: 1160, pagado: 580, saldo: 580 });
+    expect(invoice.pagos[0]).toMatchObject({ monto: 580, referencia: created.body.data.folio });
+  });
+
   it('a rejected stamping leaves the quote approved and creates no invoice', async () => {
     const id = await approvedQuote();
     const before = await count('invoices');

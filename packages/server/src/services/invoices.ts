@@ -512,6 +512,8 @@ export async function invoiceFromQuote(
     total: number;
     language: string | null;
     draft_language: string;
+    folio: string;
+    pagado?: number;
   },
   items: Parameters<typeof insertInvoice>[3],
   provider: FiscalProvider | null,
@@ -550,14 +552,21 @@ export async function invoiceFromQuote(
     items,
   );
   let invoice = await finalizeInTx(tx, provider, org, draft, now);
-  if (paid) {
+  // What the client already paid on the quote (all of it when `paid`, a deposit or installments
+  // otherwise) is carried over as paid on the invoice.
+  const carried = paid ? quote.total : (quote.pagado ?? 0);
+  if (carried > 0) {
     await insertInvoicePayment(tx, invoice.id, {
-      monto: invoice.total,
+      monto: carried,
       fecha: today(now),
       metodo: 'otro',
-      referencia: null,
+      referencia: quote.folio,
     });
-    invoice = await updateInvoice(tx, invoice.id, { pagado: invoice.total, estado: 'paid' });
+    const settled = toMinor(carried, quote.moneda) >= toMinor(invoice.total, quote.moneda);
+    invoice = await updateInvoice(tx, invoice.id, {
+      pagado: carried,
+      ...(settled ? { estado: 'paid' as const } : {}),
+    });
   }
   return invoice;
 }
@@ -616,8 +625,9 @@ export async function fireOverdueInvoices(
       });
       return { queued };
     });
-    if (done) fired += 1;
-    if (done?.queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, done.queued);
+    if (done === false) continue;
+    fired += 1;
+    if (done.queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, done.queued);
   }
   return fired;
 }
