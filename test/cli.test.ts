@@ -55,7 +55,34 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
     const org = JSON.parse(
       (await cli(['orgs', 'create', '--name', 'Imprenta Sol', '--plan', 'starter', '--json'], env)).stdout,
     );
-    expect(org).toEqual({ id: expect.stringMatching(UUID), nombre: 'Imprenta Sol', plan: 'starter' });
+    expect(org).toEqual({
+      id: expect.stringMatching(UUID),
+      nombre: 'Imprenta Sol',
+      plan: 'starter',
+      country: 'MX',
+      currency: 'MXN',
+    });
+    const spanish = JSON.parse(
+      (
+        await cli(
+          [
+            'orgs',
+            'create',
+            '--name',
+            'Estudio Olivo',
+            '--plan',
+            'developer',
+            '--country',
+            'ES',
+            '--currency',
+            'EUR',
+            '--json',
+          ],
+          env,
+        )
+      ).stdout,
+    );
+    expect(spanish).toMatchObject({ country: 'ES', currency: 'EUR' });
     const created = JSON.parse(
       (
         await cli(

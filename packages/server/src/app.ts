@@ -12,12 +12,15 @@ import { draftRoutes } from './routes/drafts.js';
 import { elementsRoutes } from './routes/elements.js';
 import { eventRoutes } from './routes/events.js';
 import { invoiceRoutes } from './routes/invoices.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { meRoutes } from './routes/me.js';
 import { outboxRoutes } from './routes/outbox.js';
 import { publicInvoiceRoutes } from './routes/public-invoice.js';
 import { publicQuoteRoutes } from './routes/public-quote.js';
 import { quoteRoutes } from './routes/quotes.js';
 import { sellerDemoRoutes } from './routes/seller-demo.js';
+import { setupPlanRoutes } from './routes/setup-plans.js';
+import { setupReviewRoutes } from './routes/setup-review.js';
 import { staticRoutes } from './routes/static.js';
 import { taskRoutes } from './routes/tasks.js';
 import { testModeRoutes } from './routes/test-mode.js';
@@ -43,6 +46,7 @@ export function createApp(deps: AppDeps) {
     .route('/', quoteRoutes(deps))
     .route('/', directoryRoutes(deps))
     .route('/', invoiceRoutes(deps))
+    .route('/', setupPlanRoutes(deps))
     .route('/', eventRoutes(deps))
     .route('/', outboxRoutes(deps))
     .route('/', webhookRoutes(deps))
@@ -54,8 +58,13 @@ export function createApp(deps: AppDeps) {
   app.route('/', apiDocsRoutes(deps));
   app.route('/api/v1', api);
   app.route('/api/test-mode', testModeRoutes(deps));
+  app.route(
+    '/',
+    mcpRoutes(deps, (request, env) => app.fetch(request, env)),
+  );
   app.route('/', publicQuoteRoutes(deps));
   app.route('/', publicInvoiceRoutes(deps));
+  app.route('/', setupReviewRoutes(deps));
   app.route('/', sellerDemoRoutes(deps));
   app.route('/', staticRoutes(deps, { demoKeysFile: deps.config.demoKeysFile }));
 

@@ -1,4 +1,5 @@
 import { keysCommand } from './keys.js';
+import { mcpCommand } from './mcp.js';
 import { orgsCommand } from './orgs.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
@@ -11,9 +12,11 @@ Usage:
   svc-server keys create --org ID --kind secret|publishable|restricted --mode test|live --scope read|write
                          [--origin URL]... [--ip IP]... [--expires ISO_DATE] [--permission RESOURCE=read|write]... [--json]
   svc-server keys revoke KEY_ID
-  svc-server orgs create --name NAME --plan free|starter|professional|scale|developer [--json]
+  svc-server orgs create --name NAME --plan free|starter|professional|scale|developer [--country XX] [--currency XXX] [--json]
+  svc-server mcp --key KEY      the agent interface (MCP) over stdio
 
-Environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, AI_BASE_URL, AI_MODEL, AI_API_KEY, SMTP_URL, LOG_LEVEL.
+Environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, AI_BASE_URL, AI_MODEL, AI_API_KEY, SMTP_URL,
+FISCAL_PROVIDER, FISCAL_URL, FISCAL_USER, FISCAL_PASSWORD, LOG_LEVEL.
 `;
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
@@ -29,6 +32,8 @@ export async function main(argv: string[]): Promise<number> {
         return await keysCommand(rest);
       case 'orgs':
         return await orgsCommand(rest);
+      case 'mcp':
+        return await mcpCommand(rest);
       case undefined:
       case 'help':
       case '--help':

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import { clientIp } from '../http/client-ip.js';
+import { MCP_CHANNEL_HEADER, MCP_CHANNEL_TOKEN } from '../mcp/channel.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { authenticate } from './authenticate.js';
 import { type Access, authorize } from './authorize.js';
@@ -37,7 +38,12 @@ export interface EndpointOptions extends Access {
 export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHandler<AppEnv> {
   const staleSeconds = deps.idempotencyStaleSeconds ?? 60;
   return async function endpointPipeline(c, next) {
-    const auth = await authenticate(c, deps);
+    let auth = await authenticate(c, deps);
+    if (c.req.header(MCP_CHANNEL_HEADER) === MCP_CHANNEL_TOKEN) {
+      // A tool of the agent interface, running this operation with the caller's key.
+      auth = { ...auth, channel: 'mcp' };
+      c.set('auth', auth);
+    }
     if (auth.key.kind === 'publishable') {
       // Before anything else runs: a publishable key only works from its merchant's sites.
       const origin = requestOrigin(c);

@@ -24,6 +24,7 @@ import {
   testHelperSchema,
   workflowInvokeSchema,
 } from '../schemas/requests.js';
+import { setupPlanSchema } from '../schemas/setup-plans.js';
 
 /** A query parameter of an operation. */
 export interface QueryParam {
@@ -199,6 +200,21 @@ export const OPERATIONS: Operation[] = [
     scope: 'write',
     testOnly: true,
     body: invoiceHelperSchema,
+  },
+  {
+    method: 'post',
+    path: '/setup/plans',
+    summary: 'Propose an account configuration; a person approves it at the review URL',
+    tag: 'Setup plans',
+    scope: 'write',
+    body: setupPlanSchema,
+  },
+  {
+    method: 'get',
+    path: '/setup/plans/{id}',
+    summary: 'Status of a setup plan',
+    tag: 'Setup plans',
+    scope: 'read',
   },
   {
     method: 'get',

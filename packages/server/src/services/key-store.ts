@@ -6,6 +6,8 @@ import type { Org } from './orgs.js';
 export interface KeyWithOrg {
   key: ApiKeyRecord;
   org: Org;
+  /** Set when the request comes through the agent interface (MCP) on the key's behalf. */
+  channel?: 'mcp';
 }
 
 const MAX_ENTRIES = 10_000;

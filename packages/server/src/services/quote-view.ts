@@ -55,6 +55,8 @@ export function quoteDetail(
     needs_approval: quote.needs_approval,
     approval_status: quote.approval_status,
     motivo: quote.motivo,
+    // Who made it: the agent interface (MCP) or another API client (the widget included).
+    origen: quote.created_by.startsWith('mcp:') ? 'agente' : 'api',
     enviada: quote.sent_at,
     ...(secret ? { notas: quote.notas } : {}),
     items: items.map((item) => ({

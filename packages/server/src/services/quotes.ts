@@ -53,7 +53,7 @@ export interface QuoteCreated {
 }
 
 /** The actor of events caused by an API key. */
-export const apiActor = (auth: KeyWithOrg) => `api:${auth.key.id}`;
+export const apiActor = (auth: KeyWithOrg) => `${auth.channel === 'mcp' ? 'mcp' : 'api'}:${auth.key.id}`;
 
 /**
  * Creates a quote atomically: client found or created, lines resolved against the catalog, coupon

@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
  * and coupons are configuration, kept by a reset; coupon use counts go back to what was seeded.
  */
 export const MODE_PARTITIONED_TABLES: string[] = [
+  'setup_plans',
   'tasks',
   'payment_promises',
   'quote_payments',

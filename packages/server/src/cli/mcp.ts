@@ -1,0 +1,35 @@
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createApp } from '../app.js';
+import { readConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { createMcpServer } from '../mcp/server.js';
+import { createDeps } from '../server.js';
+
+/**
+ * `svc-server mcp --key KEY`: the agent interface over stdio, for an assistant that starts the
+ * service as a subprocess. Every tool runs the REST operation through the app with KEY, so the
+ * key's scope, mode, limits and idempotency apply as over HTTP. Logs go to stderr: stdout is the
+ * protocol's.
+ */
+export async function mcpCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { key: { type: 'string' } } });
+  const key = values.key ?? process.env.SVC_API_KEY;
+  if (!key) throw new Error('--key is required (a secret or restricted key), or set SVC_API_KEY');
+  const config = readConfig();
+  const deps = await createDeps(config, createLogger(config.logLevel === 'debug' ? 'debug' : 'warn'));
+  const found = await deps.keys.find(key);
+  if (!found || found.key.revoked_at) throw new Error('the API key is not valid');
+  if (found.key.kind === 'publishable')
+    throw new Error('the agent interface takes a secret or restricted key');
+  const app = createApp(deps);
+  const server = createMcpServer((request) => app.fetch(request), key);
+  await server.connect(new StdioServerTransport());
+  await new Promise<void>((resolve) => {
+    server.onclose = resolve;
+    process.stdin.on('end', resolve);
+  });
+  await deps.keys.stop();
+  await deps.db.close();
+  return 0;
+}

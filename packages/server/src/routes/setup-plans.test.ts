@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../services/api-keys.js';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+
+let t: TestContext;
+let sk: string;
+beforeAll(async () => {
+  t = await createTestContext();
+  sk = t.seed.keys.sk_test_write;
+});
+afterAll(() => t.close());
+
+type Json = Record<string, any>;
+const propose = async (body: Json, key = sk) => {
+  const res = await t.call('POST', '/api/v1/setup/plans', { key, body });
+  return { res, body: (await res.clone().json()) as Json };
+};
+const count = async (sql: string, params: unknown[] = []) =>
+  (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params))[0]!.n;
+const path = (url: string) => new URL(url).pathname;
+
+/** Opens the review page like a browser: its form's CSRF value and the cookie that goes with it. */
+async function openReview(url: string, lang = '') {
+  const res = await t.app.request(`${path(url)}${lang}`);
+  const page = await res.text();
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+  return { res, page, cookie, csrf };
+}
+async function decide(url: string, decision: 'approve' | 'reject') {
+  const { cookie, csrf } = await openReview(url);
+  const res = await t.app.request(path(url), {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf, decision }).toString(),
+  });
+  return { res, page: await res.text() };
+}
+
+const existingSku = 'LAP-14';
+const fullPlan = () => ({
+  resumen: 'Catálogo de impresión y un cupón de bienvenida',
+  productos: [
+    {
+      sku: `TAR-${Date.now()}`,
+      nombre: 'Tarjetas de presentación',
+      unidad: 'paquete',
+      precio_lista: 450,
+      moneda: 'MXN',
+      aliases: ['tarjetas'],
+    },
+    { sku: existingSku, nombre: 'Laptop 14" (2026)', unidad: 'pieza', precio_lista: 25900, moneda: 'MXN' },
+  ],
+  cupones: [{ code: `IMPRIME${Date.now() % 100000}`, tipo: 'porcentaje', valor: 15 }],
+  workflows: [
+    {
+      nombre: `seguimiento-${Date.now()}`,
+      objeto: 'cotizacion',
+      pasos: [{ tipo: 'create_task', titulo: 'Llamar por {folio}', dias: 1 }],
+    },
+  ],
+  elements: { color: '#7a1f5c', features: { custom_items: true } },
+});
+
+describe('POST /setup/plans', () => {
+  it('validates the whole proposal and answers the review URL, expiry and a summary of changes', async () => {
+    const { res, body } = await propose(fullPlan());
+    expect(res.status).toBe(200);
+    expect(body.data).toMatchObject({
+      object: 'setup_plan',
+      status: 'pending_review',
+      review_url: expect.stringMatching(/^http:\/\/.+\/setup\/review\/[0-9A-Za-z]{40}$/),
+      cambios: {
+        productos: { crear: 1, actualizar: 1 },
+        cupones: { crear: 1, actualizar: 0 },
+        workflows: { crear: 1 },
+        elements: true,
+      },
+      decided_at: null,
+    });
+    const days = (Date.parse(body.data.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+    const got = await t.call('GET', `/api/v1/setup/plans/${body.data.id}`, { key: t.seed.keys.sk_test_read });
+    expect(((await got.json()) as Json).data).toMatchObject({ id: body.data.id, status: 'pending_review' });
+  });
+
+  it.each([
+    [{}, 'at least one change'],
+    [
+      { productos: [{ sku: 'X', nombre: 'X', unidad: 'u', precio_lista: -1, moneda: 'MXN' }] },
+      'precio_lista',
+    ],
+    [
+      { productos: [{ sku: 'X', nombre: 'X', unidad: 'u', precio_lista: 1, moneda: 'JPY' }] },
+      'productos[0].moneda',
+    ],
+    [{ cupones: [{ code: 'A1', tipo: 'monto', valor: 100 }] }, 'moneda'],
+    [{ cupones: [{ code: 'A1', tipo: 'porcentaje', valor: 150 }] }, 'valor'],
+    [{ workflows: [{ nombre: 'x', objeto: 'factura', pasos: [{ tipo: 'resend' }] }] }, 'pasos'],
+    [
+      { workflows: [{ nombre: 'seguimiento', objeto: 'cotizacion', pasos: [{ tipo: 'resend' }] }] },
+      'already exists',
+    ],
+    [{ elements: { origins: ['ftp://shop'] } }, 'elements.origins[0]'],
+    [{ elements: { color: 'red' } }, 'color'],
+    [
+      {
+        productos: [
+          { sku: 'A', nombre: 'A', unidad: 'u', precio_lista: 1, moneda: 'MXN' },
+          { sku: 'a', nombre: 'B', unidad: 'u', precio_lista: 1, moneda: 'MXN' },
+        ],
+      },
+      'twice',
+    ],
+  ])('refuses %j naming what is wrong, storing nothing', async (body, message) => {
+    const before = await count('setup_plans');
+    const { res, body: error } = await propose(body);
+    await expectError(res, 400, 'invalid_request');
+    expect(error.error).toContain(message);
+    expect(await count('setup_plans')).toBe(before);
+  });
+
+  it('is for secret write keys only', async () => {
+    await expectError((await propose(fullPlan(), t.seed.keys.sk_test_read)).res, 403, 'insufficient_scope');
+    const { key } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'restricted',
+      mode: 'test',
+      scope: 'write',
+      permissions: { setup: 'write' },
+    });
+    await expectError((await propose(fullPlan(), key)).res, 403, 'insufficient_scope');
+  });
+});
+
+describe('the review page', () => {
+  it('shows every change as before and after, localized, under the strict CSP, with no script', async () => {
+    const { body } = await propose(fullPlan());
+    const { res, page, cookie, csrf } = await openReview(body.data.review_url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page).not.toMatch(/<script/i);
+    expect(page).toContain('Revisar cambios propuestos');
+    expect(page).toContain('Laptop 14&quot; (2026)');
+    expect(page).toContain('25900');
+    expect(page).toMatch(/Antes.*Después/s);
+    expect(cookie).toMatch(/^svc_review_csrf=/);
+    expect(csrf.length).toBeGreaterThan(20);
+    expect(res.headers.get('set-cookie')).toMatch(/SameSite=Strict/i);
+    const english = await openReview(body.data.review_url, '?lang=en');
+    expect(english.page).toContain('Review proposed changes');
+  });
+
+  it('refuses a decision without the matching CSRF token and applies nothing', async () => {
+    const { body } = await propose(fullPlan());
+    const { csrf } = await openReview(body.data.review_url);
+    const res = await t.app.request(path(body.data.review_url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, decision: 'approve' }).toString(),
+    });
+    expect(res.status).toBe(403);
+    const status = (
+      (await (await t.call('GET', `/api/v1/setup/plans/${body.data.id}`, { key: sk })).json()) as Json
+    ).data.status;
+    expect(status).toBe('pending_review');
+  });
+
+  it('applies everything in one transaction on approval, with the events of the changes', async () => {
+    const plan = fullPlan();
+    const { body } = await propose(plan);
+    const { res, page } = await decide(body.data.review_url, 'approve');
+    expect(res.status).toBe(200);
+    expect(page).toContain('Los cambios se aplicaron');
+    const scope = [t.seed.org.id];
+    expect(
+      await count(
+        `products WHERE org_id = $1 AND mode = 'test' AND sku = '${plan.productos[0]!.sku}'`,
+        scope,
+      ),
+    ).toBe(1);
+    const [laptop] = await t.db.query<{ nombre: string; precio_lista: number }>(
+      `SELECT nombre, precio_lista FROM products WHERE org_id = $1 AND mode = 'test' AND sku = $2`,
+      [t.seed.org.id, existingSku],
+    );
+    expect(laptop).toMatchObject({ nombre: 'Laptop 14" (2026)', precio_lista: 25900 });
+    expect(await count(`coupons WHERE org_id = $1 AND code = '${plan.cupones[0]!.code}'`, scope)).toBe(1);
+    expect(
+      await count(`workflows WHERE org_id = $1 AND nombre = '${plan.workflows[0]!.nombre}'`, scope),
+    ).toBe(1);
+    const [org] = await t.db.query<{ brand_color: string; widget: Json }>(
+      'SELECT brand_color, widget FROM orgs WHERE id = $1',
+      scope,
+    );
+    expect(org).toMatchObject({ brand_color: '#7a1f5c', widget: { custom_items: true } });
+    const events = (
+      (await (await t.call('GET', '/api/v1/events?limit=5', { key: sk })).json()) as Json
+    ).data.map((e: Json) => e.type);
+    expect(events).toEqual(expect.arrayContaining(['product.created', 'product.updated']));
+    const status = (
+      (await (await t.call('GET', `/api/v1/setup/plans/${body.data.id}`, { key: sk })).json()) as Json
+    ).data;
+    expect(status).toMatchObject({ status: 'applied', decided_at: expect.any(String) });
+    // Decided once: a second approval changes nothing.
+    const again = await openReview(body.data.review_url);
+    expect(again.page).toContain('Los cambios se aplicaron');
+    expect(again.page).not.toContain('name="csrf"');
+  });
+
+  it('becomes conflict, applying nothing, when what it would change was edited since', async () => {
+    const plan = fullPlan();
+    const { body } = await propose(plan);
+    await t.db.query(
+      `UPDATE products SET precio_lista = precio_lista + 1 WHERE org_id = $1 AND mode = 'test' AND sku = $2`,
+      [t.seed.org.id, existingSku],
+    );
+    const { res, page } = await decide(body.data.review_url, 'approve');
+    expect(res.status).toBe(409);
+    expect(page).toContain('no se aplicó nada');
+    expect(await count(`products WHERE sku = '${plan.productos[0]!.sku}'`)).toBe(0);
+    expect(await count(`coupons WHERE code = '${plan.cupones[0]!.code}'`)).toBe(0);
+    const status = (
+      (await (await t.call('GET', `/api/v1/setup/plans/${body.data.id}`, { key: sk })).json()) as Json
+    ).data.status;
+    expect(status).toBe('conflict');
+  });
+
+  it('rejects, and expires after 7 days, applying nothing', async () => {
+    const rejected = (await propose(fullPlan())).body.data;
+    await decide(rejected.review_url, 'reject');
+    expect(
+      ((await (await t.call('GET', `/api/v1/setup/plans/${rejected.id}`, { key: sk })).json()) as Json).data
+        .status,
+    ).toBe('rejected');
+    const plan = fullPlan();
+    const old = (await propose(plan)).body.data;
+    t.setNow(new Date(Date.now() + 8 * 86_400_000));
+    try {
+      expect(
+        ((await (await t.call('GET', `/api/v1/setup/plans/${old.id}`, { key: sk })).json()) as Json).data
+          .status,
+      ).toBe('expired');
+      const { page } = await openReview(old.review_url);
+      expect(page).toContain('venció');
+      expect(page).not.toContain('name="csrf"');
+    } finally {
+      t.setNow(undefined);
+    }
+    expect(await count(`products WHERE sku = '${plan.productos[0]!.sku}'`)).toBe(0);
+  });
+});

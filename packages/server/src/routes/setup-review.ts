@@ -1,0 +1,166 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { type Context, Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { html } from 'hono/html';
+import { type Lang, pickLang } from '../i18n/messages.js';
+import { REVIEW_MESSAGES } from '../i18n/review-page.js';
+import { findOrg } from '../services/orgs.js';
+import { type Decision, decideSetupPlan, reviewSetupPlan } from '../services/setup-plans.js';
+import type { AppDeps, AppEnv } from '../types.js';
+import { PUBLIC_PAGE_HEADERS, TOKEN_RE } from './public-quote.js';
+
+const CSRF_COOKIE = 'svc_review_csrf';
+
+/**
+ * The review page of a setup plan (`/setup/review/<token>`): every change as a before/after table
+ * and one form to approve (all of it, in one transaction) or reject. It works without JavaScript
+ * under the public pages' strict CSP. The form is protected against cross-site requests by a
+ * double-submit token: a random value in a SameSite=Strict cookie scoped to this page, repeated
+ * in the form; a request forged from another site cannot read or send both.
+ */
+export function setupReviewRoutes(deps: AppDeps) {
+  const langOf = (c: Context<AppEnv>, fallback: string): Lang =>
+    pickLang(c.req.query('lang')) ?? pickLang(fallback) ?? pickLang(c.req.header('accept-language')) ?? 'es';
+
+  const render = async (c: Context<AppEnv>, token: string, outcome?: Decision, status: 200 | 409 = 200) => {
+    const review = TOKEN_RE.test(token) ? await reviewSetupPlan(deps, token) : undefined;
+    if (!review) {
+      const m = REVIEW_MESSAGES[langOf(c, '')];
+      return c.html(
+        html`<!doctype html><html><head><meta charset="utf-8"><title>${m.notFound}</title><link rel="stylesheet" href="/q/assets/quote.css"></head><body><main><section class="card"><h1>${m.notFound}</h1></section></main></body></html>`,
+        404,
+        PUBLIC_PAGE_HEADERS,
+      );
+    }
+    const { plan, current } = review;
+    const org = (await findOrg(deps.db, { id: plan.org_id }))!;
+    const lang = langOf(c, org.locale);
+    const m = REVIEW_MESSAGES[lang];
+    const csrf = randomBytes(24).toString('base64url');
+    setCookie(c, CSRF_COOKIE, csrf, {
+      path: `/setup/review/${token}`,
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: deps.config.publicUrl.startsWith('https:'),
+    });
+    const show = (value: unknown) =>
+      value === undefined || value === null || value === ''
+        ? m.none
+        : Array.isArray(value)
+          ? value.join(', ')
+          : String(value);
+    const table = (rows: [string, unknown, unknown][]) =>
+      html`<table><thead><tr><th scope="col">${m.field}</th><th scope="col">${m.before}</th><th scope="col">${m.after}</th></tr></thead><tbody>${rows.map(
+        ([field, before, after]) =>
+          html`<tr${show(before) !== show(after) ? html` class="changed"` : ''}><th scope="row">${field}</th><td>${show(before)}</td><td>${show(after)}</td></tr>`,
+      )}</tbody></table>`;
+    const p = plan.propuesta;
+    const expires = new Intl.DateTimeFormat(lang, {
+      dateStyle: 'long',
+      timeStyle: 'short',
+      timeZone: 'UTC',
+    }).format(new Date(plan.expires_at));
+    const decided =
+      outcome ??
+      (plan.status === 'pending_review'
+        ? undefined
+        : plan.status === 'applied' ||
+            plan.status === 'rejected' ||
+            plan.status === 'expired' ||
+            plan.status === 'conflict'
+          ? plan.status
+          : undefined);
+    return c.html(
+      html`<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<title>${m.title} · ${org.nombre}</title><link rel="stylesheet" href="/q/assets/quote.css"></head>
+<body><main>
+<header><h1>${m.title}</h1><span class="merchant">${org.nombre}</span></header>
+<nav class="meta" aria-label="Language">${(['es', 'en', 'pt', 'fr', 'de'] as const).map((l) => html`<a href="?lang=${l}" lang="${l}"${l === lang ? html` aria-current="true"` : ''}>${l.toUpperCase()}</a>`)}</nav>
+${decided ? html`<p class="status" role="status">${m.status[decided as keyof typeof m.status]}</p>` : html`<p>${m.intro(org.nombre)}</p><p class="terms">${m.expires(expires)}</p>`}
+${plan.resumen ? html`<section class="card"><h2>${m.summary}</h2><p>${plan.resumen}</p></section>` : ''}
+${(p.productos ?? []).map((prod) => {
+  const before = current.productos.get(prod.sku.toLowerCase());
+  return html`<section class="card"><h2>${m.products}: ${prod.sku}${before ? '' : html` (${m.newItem})`}</h2>${table(
+    [
+      ['nombre', before?.nombre, prod.nombre],
+      ['unidad', before?.unidad, prod.unidad],
+      ['precio_lista', before?.precio_lista, prod.precio_lista],
+      ['moneda', before?.moneda, prod.moneda],
+      ['tax_rate', before?.tax_rate, prod.tax_rate ?? null],
+      ['aliases', before?.aliases, prod.aliases ?? before?.aliases],
+    ],
+  )}</section>`;
+})}
+${(p.cupones ?? []).map((coupon) => {
+  const before = current.cupones.get(coupon.code.toLowerCase());
+  return html`<section class="card"><h2>${m.coupons}: ${coupon.code}${before ? '' : html` (${m.newItem})`}</h2>${table(
+    [
+      ['tipo', before?.tipo, coupon.tipo],
+      ['valor', before?.valor, coupon.valor],
+      ['moneda', before?.moneda, coupon.moneda ?? null],
+      ['max_uses', before?.max_uses, coupon.max_uses ?? null],
+      ['expires_at', before?.expires_at, coupon.expires_at ?? null],
+      ['active', before?.active, coupon.active ?? true],
+    ],
+  )}</section>`;
+})}
+${(p.workflows ?? []).map(
+  (w) =>
+    html`<section class="card"><h2>${m.workflows}: ${w.nombre} (${m.newItem})</h2>${table([
+      ['objeto', null, w.objeto],
+      ['pasos', null, w.pasos.map((step) => step.tipo).join(' → ')],
+      ['activo', null, w.activo ?? true],
+    ])}</section>`,
+)}
+${
+  p.elements
+    ? html`<section class="card"><h2>${m.widget}</h2>${table([
+        ['color', current.org.brand_color, p.elements.color ?? current.org.brand_color],
+        ['origins', current.org.origins, p.elements.origins ?? current.org.origins],
+        ...Object.entries(p.elements.features ?? {}).map(
+          ([name, value]) => [name, current.org.widget[name] ?? null, value] as [string, unknown, unknown],
+        ),
+      ])}</section>`
+    : ''
+}
+${
+  decided
+    ? ''
+    : html`<form method="post" action="/setup/review/${token}?lang=${lang}" class="actions">
+<input type="hidden" name="csrf" value="${csrf}">
+<button class="primary" name="decision" value="approve">${m.approve}</button>
+<button class="secondary" name="decision" value="reject">${m.reject}</button>
+</form>`
+}
+</main></body></html>`,
+      status,
+      PUBLIC_PAGE_HEADERS,
+    );
+  };
+
+  return new Hono<AppEnv>()
+    .get('/setup/review/:token', (c) => render(c, c.req.param('token')))
+    .post('/setup/review/:token', async (c) => {
+      const token = c.req.param('token');
+      const form = await c.req.parseBody();
+      const cookie = getCookie(c, CSRF_COOKIE) ?? '';
+      const sent = typeof form.csrf === 'string' ? form.csrf : '';
+      if (
+        !cookie ||
+        cookie.length !== sent.length ||
+        !timingSafeEqual(Buffer.from(cookie), Buffer.from(sent))
+      ) {
+        const m = REVIEW_MESSAGES[langOf(c, '')];
+        return c.html(
+          html`<!doctype html><html><head><meta charset="utf-8"><title>${m.title}</title><link rel="stylesheet" href="/q/assets/quote.css"></head><body><main><section class="card" role="alert"><p>${m.csrf}</p><p><a href="/setup/review/${token}">${m.title}</a></p></section></main></body></html>`,
+          403,
+          PUBLIC_PAGE_HEADERS,
+        );
+      }
+      const decision = TOKEN_RE.test(token)
+        ? await decideSetupPlan(deps, token, form.decision === 'approve')
+        : undefined;
+      return render(c, token, decision, decision === 'conflict' ? 409 : 200);
+    });
+}
