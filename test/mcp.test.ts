@@ -1,0 +1,172 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgDatabase } from './support/postgres.js';
+import { CLI, cli, ROOT, type ServerProcess, startServerProcess } from './support/processes.js';
+
+/**
+ * The agent interface (MCP) through the SDK's own client, over both transports: Streamable HTTP
+ * against a running server, and stdio against `svc-server mcp --key`. The key's rules are the
+ * REST ones: a read key cannot write, bad arguments are refused with the same codes.
+ */
+describe('MCP: the same operations as REST, under the same rules', () => {
+  let database: Awaited<ReturnType<typeof createPgDatabase>>;
+  let server: ServerProcess;
+  let env: Record<string, string>;
+  let keys: { sk_test_write: string; sk_test_read: string; pk_test: string };
+
+  beforeAll(async () => {
+    database = await createPgDatabase('svc_mcp');
+    env = { DATABASE_URL: database.url };
+    keys = JSON.parse((await cli(['seed', '--json'], env)).stdout).keys;
+    server = await startServerProcess(env);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  const overHttp = async (key: string) => {
+    const client = new Client({ name: 'svc-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    return client;
+  };
+  const overStdio = async (key: string) => {
+    const client = new Client({ name: 'svc-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--key', key],
+        cwd: ROOT,
+        env: { ...(process.env as Record<string, string>), ...env, LOG_LEVEL: 'warn' },
+        stderr: 'pipe',
+      }),
+    );
+    return client;
+  };
+  type Result = { isError?: boolean; structuredContent?: Record<string, any> };
+
+  for (const [name, connect] of [
+    ['Streamable HTTP (POST /mcp)', overHttp],
+    ['stdio (svc-server mcp)', overStdio],
+  ] as const) {
+    describe(name, () => {
+      it('lists the tools of design.md section 15 with input schemas from the valibot schemas', async () => {
+        const client = await connect(keys.sk_test_write);
+        try {
+          const { tools } = await client.listTools();
+          expect(tools.map((t) => t.name).sort()).toEqual(
+            [
+              'list_quotes',
+              'get_quote',
+              'create_quote',
+              'quote_action',
+              'draft_items',
+              'list_invoices',
+              'create_invoice',
+              'invoice_action',
+              'get_collections',
+              'create_task',
+              'invoke_workflow',
+              'propose_setup_plan',
+              'get_setup_plan',
+            ].sort(),
+          );
+          const create = tools.find((t) => t.name === 'create_quote')!;
+          expect(create.inputSchema.required).toContain('items');
+          expect(Object.keys(create.inputSchema.properties ?? {})).toEqual(
+            expect.arrayContaining(['items', 'cliente', 'cupon', 'idempotency_key']),
+          );
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('creates a quote (origen agente, actor mcp:<key>), once per idempotency key, and reads it back', async () => {
+        const client = await connect(keys.sk_test_write);
+        try {
+          const args = {
+            cliente: { empresa: `Agente ${name}` },
+            items: [{ descripcion: 'Servicio', cantidad: 2, precio_unitario: 1000 }],
+            cupon: 'BIENVENIDA10',
+            idempotency_key: `mcp-${name.replace(/\W+/g, '-')}`,
+          };
+          const created = (await client.callTool({ name: 'create_quote', arguments: args })) as Result;
+          expect(created.isError, JSON.stringify(created.structuredContent)).toBeFalsy();
+          const quote = created.structuredContent!.data;
+          expect(quote).toMatchObject({ folio: expect.stringMatching(/^COT-\d{6}$/), total: 2088 });
+          const replay = (await client.callTool({ name: 'create_quote', arguments: args })) as Result;
+          expect(replay.structuredContent!.data.id).toBe(quote.id);
+          const detail = (await client.callTool({
+            name: 'get_quote',
+            arguments: { id: quote.id },
+          })) as Result;
+          expect(detail.structuredContent!.data).toMatchObject({ id: quote.id, origen: 'agente' });
+          const events = await (
+            await fetch(`${server.url}/api/v1/events?object_id=${quote.id}`, {
+              headers: { Authorization: `Bearer ${keys.sk_test_read}` },
+            })
+          ).json();
+          expect(events.data[0].actor).toMatch(/^mcp:[0-9a-f-]{36}$/);
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('refuses a write with a read key as a tool error carrying insufficient_scope', async () => {
+        const client = await connect(keys.sk_test_read);
+        try {
+          const refused = (await client.callTool({
+            name: 'create_quote',
+            arguments: {
+              cliente: { empresa: 'X' },
+              items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 1 }],
+            },
+          })) as Result;
+          expect(refused.isError).toBe(true);
+          expect(refused.structuredContent).toMatchObject({ code: 'insufficient_scope' });
+          const listed = (await client.callTool({ name: 'list_quotes', arguments: { limit: 1 } })) as Result;
+          expect(listed.isError).toBeFalsy();
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('refuses a bad argument with invalid_request naming the field', async () => {
+        const client = await connect(keys.sk_test_write);
+        try {
+          const bad = (await client.callTool({
+            name: 'create_quote',
+            arguments: {
+              cliente: { empresa: 'X' },
+              items: [{ descripcion: 'x', cantidad: -3, precio_unitario: 1 }],
+            },
+          })) as Result;
+          expect(bad.isError).toBe(true);
+          expect(bad.structuredContent).toMatchObject({ code: 'invalid_request' });
+          expect(bad.structuredContent!.error).toContain('cantidad');
+        } finally {
+          await client.close();
+        }
+      });
+    });
+  }
+
+  it('answers 401 without a valid key and 403 with a publishable one, before any tool runs', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    expect((await fetch(`${server.url}/mcp`, { method: 'POST', headers, body })).status).toBe(401);
+    const publishable = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${keys.pk_test}` },
+      body,
+    });
+    expect(publishable.status).toBe(403);
+    expect((await publishable.json()).code).toBe('insufficient_scope');
+  });
+});
