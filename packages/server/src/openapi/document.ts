@@ -1,11 +1,25 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { API_VERSION } from '../config.js';
+import { exampleOf } from './examples.js';
 import { OPERATIONS, type Operation } from './operations.js';
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
+const errorResponse = (description: string) => {
+  const code = description.split(/[ ,]/)[0]!;
+  return {
+    description,
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/Error' },
+        example: {
+          error: 'A message that says what is wrong and, where it helps, what to do.',
+          code,
+          request_id: 'req_8ac8a09d0d105bcadc3235b5',
+          doc_url: `https://docs.svc.dev/errors#${code}`,
+        },
+      },
+    },
+  };
+};
 
 function operationObject(op: Operation) {
   const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
@@ -64,7 +78,12 @@ function operationObject(op: Operation) {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: toJsonSchema(op.body, { errorMode: 'ignore' }) } },
+            content: {
+              'application/json': {
+                schema: toJsonSchema(op.body, { errorMode: 'ignore' }),
+                example: exampleOf(toJsonSchema(op.body, { errorMode: 'ignore' }) as never),
+              },
+            },
           },
         }
       : {}),
@@ -84,6 +103,7 @@ function operationObject(op: Operation) {
                   required: ['data'],
                   properties: { data: {}, meta: { type: 'object' } },
                 },
+                example: op.response ?? { data: {} },
               },
             },
           },
@@ -119,7 +139,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Quoting service API',
       version: API_VERSION,
       description:
-        'JSON REST API for quotes, clients, products, events and webhooks, and the endpoints behind the embeddable <svc-quote-form>. Send `Authorization: Bearer <key>`. Errors are flat `{ error, code, request_id, doc_url }`.',
+        'JSON REST API for quotes, clients, products, events and webhooks, and the endpoints behind the embeddable `<svc-quote-form>`. Send `Authorization: Bearer <key>`. Errors are flat `{ error, code, request_id, doc_url }`.',
     },
     servers: [{ url: '/api/v1' }],
     security: [{ bearer: [] }],

@@ -50,6 +50,8 @@ export interface Operation {
   body?: v.GenericSchema;
   query?: QueryParam[];
   stream?: boolean;
+  /** An example of a successful answer, shown by the reference page. */
+  response?: unknown;
 }
 
 const limit = (max: number): QueryParam => ({
@@ -83,6 +85,13 @@ export const OPERATIONS: Operation[] = [
     summary: 'Organization, scope and mode of the key',
     tag: 'Account',
     scope: 'read',
+    response: {
+      data: {
+        org: { id: '6d1f…', nombre: 'Estudio Nopal', plan: 'developer' },
+        scope: 'write',
+        mode: 'test',
+      },
+    },
   },
   {
     method: 'get',
@@ -112,6 +121,19 @@ export const OPERATIONS: Operation[] = [
     scope: 'write',
     publishable: true,
     body: quoteRequestSchema,
+    response: {
+      data: {
+        id: '417a1f59-a3f4-4624-86d5-21bd62ae96c3',
+        token: 'LUP86UqkRdAhXpG8d404iW6LjVYdFULRpt2jBdSu',
+        folio: 'COT-000001',
+        link_publico: 'https://quotes.example/q/LUP86UqkRdAhXpG8d404iW6LjVYdFULRpt2jBdSu',
+        needs_approval: false,
+        motivo: null,
+        status: 'draft',
+        total: 2088,
+        moneda: 'MXN',
+      },
+    },
   },
   { method: 'get', path: '/cotizaciones/{id}', summary: 'Quote detail', tag: 'Quotes', scope: 'read' },
   {

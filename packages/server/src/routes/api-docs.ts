@@ -1,25 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { llmsText, openApiDocument } from '../openapi/document.js';
 import { OPERATIONS } from '../openapi/operations.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
+let bundle: Uint8Array<ArrayBuffer> | undefined;
+/** Scalar's standalone bundle from its npm package, read once. */
+function scalarBundle(): Uint8Array<ArrayBuffer> {
+  bundle ??= new Uint8Array(
+    readFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')),
+  );
+  return bundle;
+}
+
 /** The API description: `/api/v1/openapi.json`, `/llms.txt`, and a reference page at `/docs/api`. */
 export function apiDocsRoutes(deps: AppDeps) {
-  return new Hono<AppEnv>()
-    .get('/api/v1/openapi.json', (c) =>
-      c.json(openApiDocument(), 200, {
-        'Cache-Control': 'public, max-age=300',
-        'Access-Control-Allow-Origin': '*',
-      }),
-    )
-    .get('/llms.txt', (c) =>
-      c.text(llmsText(deps.config.publicUrl), 200, { 'Cache-Control': 'public, max-age=300' }),
-    )
-    .get('/docs/api', (c) => {
-      const tags = [...new Set(OPERATIONS.map((op) => op.tag))];
-      return c.html(
-        html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  return (
+    new Hono<AppEnv>()
+      .get('/api/v1/openapi.json', (c) =>
+        c.json(openApiDocument(), 200, {
+          'Cache-Control': 'public, max-age=300',
+          'Access-Control-Allow-Origin': '*',
+        }),
+      )
+      .get('/llms.txt', (c) =>
+        c.text(llmsText(deps.config.publicUrl), 200, { 'Cache-Control': 'public, max-age=300' }),
+      )
+      // The interactive reference: Scalar's standalone bundle, served by us (no CDN, works offline),
+      // reading our OpenAPI document. It needs inline styles (it injects them), nothing else.
+      .get('/docs/api', (c) =>
+        c.html(
+          html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>API reference · svc-quote</title></head><body>
+<noscript><p>This reference needs JavaScript. Read the <a href="/docs/api/plain">plain reference</a> or the <a href="/api/v1/openapi.json">OpenAPI document</a>.</p></noscript>
+<script id="api-reference" data-url="/api/v1/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true,"showToolbar":"never","showDeveloperTools":"never","agent":{"disabled":true},"defaultOpenAllTags":true,"hideDarkModeToggle":false,"servers":[{"url":"${deps.config.publicUrl}/api/v1"}]}'></script>
+<script src="/docs/api/scalar.js"></script>
+</body></html>`,
+          200,
+          {
+            'Content-Security-Policy':
+              "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+          },
+        ),
+      )
+      .get('/docs/api/scalar.js', (c) =>
+        c.body(scalarBundle(), 200, {
+          'Content-Type': 'text/javascript; charset=utf-8',
+          'Cache-Control': 'public, max-age=86400',
+        }),
+      )
+      .get('/docs/api/plain', (c) => {
+        const tags = [...new Set(OPERATIONS.map((op) => op.tag))];
+        return c.html(
+          html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference</title><link rel="stylesheet" href="/demo/demo.css"></head><body><main>
 <h1>API reference</h1><p>Base URL <code>${deps.config.publicUrl}/api/v1</code> · <a href="/api/v1/openapi.json">openapi.json</a> · <a href="/llms.txt">llms.txt</a></p>
 ${tags.map(
@@ -30,6 +65,7 @@ ${tags.map(
     )}</tbody></table>`,
 )}
 </main></body></html>`,
-      );
-    });
+        );
+      })
+  );
 }
