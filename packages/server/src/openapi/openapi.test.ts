@@ -73,6 +73,13 @@ describe('the API description', () => {
     expect(text).toContain('openapi.json');
     const page = await t.call('GET', '/docs/api');
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('/elements/ai-draft');
+    const html = await page.text();
+    expect(html).toContain('data-url="/api/v1/openapi.json"');
+    expect(html).toContain('src="/docs/api/scalar.js"');
+    const bundle = await t.call('GET', '/docs/api/scalar.js');
+    expect(bundle.headers.get('content-type')).toContain('javascript');
+    expect((await bundle.text()).length).toBeGreaterThan(100_000);
+    const plain = await t.call('GET', '/docs/api/plain');
+    expect(await plain.text()).toContain('/elements/ai-draft');
   });
 });
