@@ -5,6 +5,7 @@ import { createOrg } from '../services/orgs.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { clientOfNewQuote, draftQuote } from '../testing/quote-fixtures.js';
 import { clientSql, listClients } from './clients.js';
+import { readCollections } from './collections.js';
 import { couponByCodeSql } from './coupons.js';
 import { listEvents } from './events.js';
 import { listProducts, productsByIdsSql } from './products.js';
@@ -222,5 +223,29 @@ describe('a creation priced from memory', () => {
     expect(plan).toContain('products_pkey');
     expect(plan).toContain('coupons_pkey');
     expect(plan).not.toMatch(/Seq Scan on (clients|products|coupons)/);
+  });
+});
+
+describe('the receivables book (GET /cobranza)', () => {
+  it('reads 10,000 open invoices of a burst from invoices_receivable_by_client, never the table', async () => {
+    const [client] = await t.db.query<{ id: string }>(
+      "SELECT id FROM clients WHERE mode = 'live' AND email = 'c77@rafaga.example'",
+    );
+    await t.db.query(
+      `INSERT INTO invoices (org_id, mode, numero, token, estado, estado_fiscal, pais, tipo, moneda,
+         subtotal, descuento, impuestos, total, pagado, emitida, vence, dias_credito, cliente_id,
+         cliente_nombre, language, created_by)
+       SELECT $1, 'live', 'F-' || lpad(i::text, 6, '0'), 'tok-' || i, 'open', 'not_applicable', 'MX',
+         'commercial', 'MXN', 100, 0, 16, 116, 16, current_date - 60, current_date - (i % 120), 0, $2,
+         'Cliente 77', 'es', 'test'
+       FROM generate_series(1, 10000) i`,
+      [t.seed.org.id, client!.id],
+    );
+    const query = { asOf: new Date().toISOString().slice(0, 10), limit: 20, offset: 0 };
+    const plan = await planOf((db) => readCollections(db, scope(), query));
+    expect(plan).toContain('invoices_receivable_by_client');
+    expect(plan).not.toMatch(/Seq Scan on invoices/);
+    const report = await readCollections(t.db, scope(), query);
+    expect(report.monedas).toEqual([expect.objectContaining({ moneda: 'MXN', por_cobrar: 1_000_000 })]);
   });
 });

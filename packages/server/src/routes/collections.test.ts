@@ -145,6 +145,68 @@ describe('GET /cobranza', () => {
     expect(await saldo()).toBe(0);
   });
 
+  it('counts open and uncollectible invoices by their vence, owing what payments and credit notes left', async () => {
+    const invoice = async (dias_credito = 0) => {
+      const created = await call('POST', '/facturas', {
+        cliente: { empresa: 'Omega', email: 'omega@example.com' },
+        items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }], // 1,160 with IVA
+        dias_credito,
+      });
+      expect(created.res.status, JSON.stringify(created.body)).toBe(200);
+      return created.body.data as Json;
+    };
+    const act = (id: string, body: Json) => call('POST', `/facturas/${id}`, body);
+    const dueDaysAgo = (id: string, days: number) =>
+      t.db.query('UPDATE invoices SET vence = current_date - $2::int WHERE id = $1', [id, days]);
+    // 45 days overdue, 160 paid and 100 credited: 900 in 31–60.
+    const partly = await invoice();
+    await act(partly.id, { action: 'finalize' });
+    await act(partly.id, { action: 'pay', monto: 160 });
+    await act(partly.id, { action: 'credit_note', monto: 100, motivo: 'Descuento por retraso' });
+    await dueDaysAgo(partly.id, 45);
+    // Due in 10 days: current.
+    const current = await invoice(10);
+    await act(current.id, { action: 'finalize' });
+    // Uncollectible, 200 days overdue: still owed, in more than 90.
+    const lost = await invoice();
+    await act(lost.id, { action: 'finalize' });
+    await dueDaysAgo(lost.id, 200);
+    await act(lost.id, { action: 'mark_uncollectible' });
+    // Not receivable: a draft, a voided invoice, a paid one.
+    await invoice();
+    const voided = await invoice();
+    await act(voided.id, { action: 'finalize' });
+    await act(voided.id, { action: 'void' });
+    const paid = await invoice();
+    await act(paid.id, { action: 'finalize' });
+    await act(paid.id, { action: 'pay', monto: 1160 });
+
+    const omega = (await call('GET', `/cobranza?cliente_id=${partly.cliente_id}`)).body.data;
+    expect(omega.monedas).toEqual([
+      {
+        moneda: 'MXN',
+        por_cobrar: 3220,
+        vencido: 2060,
+        antiguedad: { al_corriente: 1160, d1_30: 0, d31_60: 900, d61_90: 0, mas_90: 1160 },
+      },
+    ]);
+    const oldest = new Date(Date.now() - 200 * 86_400_000).toISOString().slice(0, 10);
+    expect(omega.clientes).toEqual([
+      expect.objectContaining({
+        cliente: 'Omega',
+        saldo: 3220,
+        vencido: 2060,
+        documentos: 3,
+        vencimiento_mas_antiguo: oldest,
+      }),
+    ]);
+    // A payment on any of them moves the book: the next report is computed again.
+    await act(current.id, { action: 'pay', monto: 1000 });
+    const after = (await call('GET', `/cobranza?cliente_id=${partly.cliente_id}`)).body.data;
+    expect(after.monedas[0].por_cobrar).toBe(2220);
+    expect(after.monedas[0].antiguedad.al_corriente).toBe(160);
+  });
+
   it('keeps test and live books apart', async () => {
     const live = (await call('GET', '/cobranza', undefined, t.seed.keys.sk_live_write)).body;
     expect(live.data).toMatchObject({ monedas: [], clientes: [] });

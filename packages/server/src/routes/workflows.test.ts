@@ -122,6 +122,78 @@ describe('workflows', () => {
     expect(events[0].data).toMatchObject({ autor: 'vendedor', mensaje: 'Quedo atento, Flujos SA' });
   });
 
+  /** A finalized (open) invoice for Flujos SA, due `overdue` days ago (0: due today). */
+  const openInvoice = async (overdue = 0) => {
+    const created = await call('POST', '/facturas', {
+      cliente: { empresa: 'Flujos SA', email: 'flujos@example.com' },
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }],
+    });
+    const id = created.body.data.id as string;
+    const finalized = await call('POST', `/facturas/${id}`, { action: 'finalize' });
+    expect(finalized.res.status, JSON.stringify(finalized.body)).toBe(200);
+    await t.db.query(`UPDATE invoices SET vence = current_date - $2::int WHERE id = $1`, [id, overdue]);
+    return { id, numero: finalized.body.data.numero as string, link: finalized.body.data.link_publico as string };
+  };
+
+  it('runs recordatorio_cobro on open invoices: a reminder with the number, balance and link; a draft fails alone', async () => {
+    const open = await openInvoice(5);
+    const draft = await call('POST', '/facturas', {
+      cliente: { empresa: 'Flujos SA' },
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }],
+    });
+    const before = (await t.db.query('SELECT id FROM email_outbox')).length;
+    const { body } = await invoke(byName.recordatorio_cobro!.id, [open.id, draft.body.data.id]);
+    expect(body.data.resultados).toEqual([
+      { id: open.id, ok: true },
+      { id: draft.body.data.id, ok: false, code: 'invalid_state', error: expect.any(String) },
+    ]);
+    const outbox = await t.db.query<{ subject: string; body: string; to_email: string }>(
+      'SELECT subject, body, to_email FROM email_outbox ORDER BY created_at DESC, id LIMIT 2',
+    );
+    expect((await t.db.query('SELECT id FROM email_outbox')).length).toBe(before + 1);
+    expect(outbox[0]!.to_email).toBe('flujos@example.com');
+    expect(outbox[0]!.subject).toContain(open.numero);
+    expect(outbox[0]!.body).toContain(open.link);
+    expect(outbox[0]!.body).toMatch(/saldo de \D*1\D?160[.,]00/);
+  });
+
+  it('runs incobrables: an invoice 90 days overdue or more becomes uncollectible, a newer one fails alone', async () => {
+    const old = await openInvoice(95);
+    const recent = await openInvoice(30);
+    const { body } = await invoke(byName.incobrables!.id, [old.id, recent.id]);
+    expect(body.data.resultados).toEqual([
+      { id: old.id, ok: true },
+      { id: recent.id, ok: false, code: 'invalid_state', error: expect.stringContaining('30 days') },
+    ]);
+    expect((await call('GET', `/facturas/${old.id}`)).body.data.estado).toBe('uncollectible');
+    expect((await call('GET', `/facturas/${recent.id}`)).body.data.estado).toBe('open');
+    const events = (await call('GET', `/events?object_id=${old.id}&type=invoice.marked_uncollectible`)).body
+      .data;
+    expect(events).toHaveLength(1);
+    // Once uncollectible it is not open any more: a second run fails for that record.
+    const again = await invoke(byName.incobrables!.id, [old.id]);
+    expect(again.body.data.resultados[0]).toMatchObject({ ok: false, code: 'invalid_state' });
+  });
+
+  it('creates a task on an invoice titled with its number, and refuses a quote id to an invoice workflow', async () => {
+    const workflow = await upsertWorkflow(t.db, t.seed.org.id, {
+      nombre: 'llamar_factura',
+      objeto: 'factura',
+      pasos: [{ tipo: 'create_task', titulo: 'Llamar por {numero} ({cliente})', dias: 1 }],
+      activo: true,
+    });
+    const invoice = await openInvoice();
+    const quote = await newQuote();
+    const { body } = await invoke(workflow!.id, [invoice.id, quote.id]);
+    expect(body.data.resultados).toEqual([
+      { id: invoice.id, ok: true },
+      { id: quote.id, ok: false, code: 'not_found', error: expect.any(String) },
+    ]);
+    const tasks = (await call('GET', `/tareas?factura_id=${invoice.id}`)).body.data;
+    expect(tasks).toHaveLength(1);
+    expect(tasks[0].titulo).toBe(`Llamar por ${invoice.numero} (Flujos SA)`);
+  });
+
   it('answers 404 for an unknown workflow and 409 for an inactive one, running nothing', async () => {
     const quote = await newQuote();
     await expectError((await invoke(randomUUID(), [quote.id])).res, 404, 'not_found');

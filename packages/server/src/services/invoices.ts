@@ -431,11 +431,8 @@ export async function runInvoiceAction(
           await event(tx, 'invoice.voided', voided);
           return voided;
         }
-        case 'mark_uncollectible': {
-          const marked = await updateInvoice(tx, current.id, { estado: 'uncollectible' });
-          await event(tx, 'invoice.marked_uncollectible', marked);
-          return marked;
-        }
+        case 'mark_uncollectible':
+          return markUncollectibleInTx(tx, current, actor);
       }
     });
     if (queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, queued);
@@ -453,6 +450,21 @@ export async function runInvoiceAction(
     }
     throw fiscalRejected(error.motivo);
   }
+}
+
+/** An open invoice becomes uncollectible, with its event (the action, and invoice workflows). */
+export async function markUncollectibleInTx(tx: Queryable, invoice: InvoiceRow, actor: string) {
+  const marked = await updateInvoice(tx, invoice.id, { estado: 'uncollectible' });
+  await insertEvent(tx, {
+    orgId: marked.org_id,
+    mode: marked.mode,
+    type: 'invoice.marked_uncollectible',
+    object: 'invoice',
+    objectId: marked.id,
+    data: invoiceEventData(marked),
+    actor,
+  });
+  return marked;
 }
 
 const add = (a: number, b: number, currency: string) =>

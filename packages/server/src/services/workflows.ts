@@ -4,6 +4,7 @@ import { ApiError, invalidState, notFound } from '../errors.js';
 import { REMINDER } from '../i18n/collections.js';
 import type { Lang } from '../i18n/messages.js';
 import { findClientById } from '../repositories/clients.js';
+import { findInvoice, type InvoiceRow } from '../repositories/invoices.js';
 import { insertEvent } from '../repositories/events.js';
 import { findQuote, type QuoteRow } from '../repositories/quotes.js';
 import { findWorkflow, listWorkflows, type WorkflowRow } from '../repositories/workflows.js';
@@ -11,6 +12,8 @@ import type { WorkflowStep } from '../schemas/requests.js';
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
+import { balanceOf as invoiceBalance, invoiceLink } from './invoice-view.js';
+import { markUncollectibleInTx } from './invoices.js';
 import { balanceOf, isoDay } from './payments.js';
 import { deliverQueuedEmail, type QueuedEmail } from './quote-email.js';
 import { addDays, sendQuoteInTx } from './quote-sending.js';
@@ -239,8 +242,69 @@ async function queueReminder(
   if (!skipped) context.emails.push({ outboxId: row!.id, to: reminder.to!, subject, text });
 }
 
-async function runOnInvoice(_tx: Queryable, _workflow: WorkflowRow, _id: string, _context: RunContext) {
-  // Invoices are engineer i18's (/facturas); their steps run once that table is merged.
-  void isoDay;
-  throw notFound('Invoice');
+async function runOnInvoice(tx: Queryable, workflow: WorkflowRow, id: string, context: RunContext) {
+  let invoice = await findInvoice(tx, { orgId: context.org.id, mode: context.mode }, id, true);
+  if (!invoice) throw notFound('Invoice');
+  if (workflow.estados && !workflow.estados.includes(invoice.estado)) {
+    throw wrongState('invoice', invoice.estado, workflow.nombre, workflow.estados);
+  }
+  for (const step of workflow.pasos) invoice = await runInvoiceStep(tx, step, invoice, context);
 }
+
+const REMINDABLE_INVOICE = ['open', 'uncollectible'] as const;
+
+async function runInvoiceStep(
+  tx: Queryable,
+  step: WorkflowStep,
+  invoice: InvoiceRow,
+  context: RunContext,
+): Promise<InvoiceRow> {
+  const scope = { orgId: context.org.id, mode: context.mode };
+  const numero = invoice.numero ?? '';
+  const names = { folio: numero, numero, cliente: invoice.cliente_nombre };
+  switch (step.tipo) {
+    case 'create_task':
+      await createTaskInTx(
+        tx,
+        scope,
+        {
+          titulo: fill(step.titulo, names),
+          due_date: addDays(context.now, step.dias),
+          factura_id: invoice.id,
+        },
+        context.actor,
+      );
+      return invoice;
+    case 'send_reminder': {
+      if (!(REMINDABLE_INVOICE as readonly string[]).includes(invoice.estado))
+        throw wrongState('invoice', invoice.estado, step.tipo, REMINDABLE_INVOICE);
+      const client = await findClientById(tx, scope, invoice.cliente_id);
+      await queueReminder(tx, context, {
+        quoteId: null,
+        lang: invoice.language as Lang,
+        to: client?.email ?? null,
+        client: invoice.cliente_nombre,
+        document: numero,
+        balance: formatMoney(invoiceBalance(invoice), invoice.moneda, invoice.language),
+        link: invoiceLink(context.deps.config.publicUrl, invoice)!,
+      });
+      return invoice;
+    }
+    case 'mark_uncollectible': {
+      if (invoice.estado !== 'open') throw wrongState('invoice', invoice.estado, step.tipo, ['open']);
+      const overdue = daysBetween(invoice.vence, isoDay(context.now));
+      if (overdue < step.dias_vencida) {
+        throw invalidState(
+          `${step.tipo}: invoice ${numero} is ${Math.max(overdue, 0)} days overdue, less than ${step.dias_vencida}. Nothing was changed.`,
+        );
+      }
+      return markUncollectibleInTx(tx, invoice, context.actor);
+    }
+    default:
+      throw invalidState(`${step.tipo}: not a step of invoice workflows. Nothing was changed.`);
+  }
+}
+
+/** Whole days from `from` to `to` (both `YYYY-MM-DD`); negative when `to` is earlier. */
+const daysBetween = (from: string | null, to: string) =>
+  from ? Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) : 0;
