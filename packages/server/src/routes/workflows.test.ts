@@ -132,7 +132,11 @@ describe('workflows', () => {
     const finalized = await call('POST', `/facturas/${id}`, { action: 'finalize' });
     expect(finalized.res.status, JSON.stringify(finalized.body)).toBe(200);
     await t.db.query(`UPDATE invoices SET vence = current_date - $2::int WHERE id = $1`, [id, overdue]);
-    return { id, numero: finalized.body.data.numero as string, link: finalized.body.data.link_publico as string };
+    return {
+      id,
+      numero: finalized.body.data.numero as string,
+      link: finalized.body.data.link_publico as string,
+    };
   };
 
   it('runs recordatorio_cobro on open invoices: a reminder with the number, balance and link; a draft fails alone', async () => {
