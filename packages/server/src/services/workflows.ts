@@ -115,6 +115,22 @@ async function runOnQuote(tx: Queryable, workflow: WorkflowRow, id: string, cont
   for (const step of workflow.pasos) quote = await runQuoteStep(tx, step, quote, context);
 }
 
+/** A `create_task` step: a task due in `dias` days on the record, its title filled in. */
+async function createStepTask(
+  tx: Queryable,
+  step: Extract<WorkflowStep, { tipo: 'create_task' }>,
+  names: Parameters<typeof fill>[1],
+  record: { cotizacion_id: string } | { factura_id: string },
+  context: RunContext,
+) {
+  await createTaskInTx(
+    tx,
+    { orgId: context.org.id, mode: context.mode },
+    { titulo: fill(step.titulo, names), due_date: addDays(context.now, step.dias), ...record },
+    context.actor,
+  );
+}
+
 const REMINDABLE_QUOTE = ['sent', 'viewed', 'approved'] as const;
 const RESENDABLE = ['sent', 'viewed', 'expired'] as const;
 
@@ -128,16 +144,7 @@ async function runQuoteStep(
   const names = { folio: quote.folio, numero: quote.folio, cliente: quote.cliente_nombre };
   switch (step.tipo) {
     case 'create_task':
-      await createTaskInTx(
-        tx,
-        scope,
-        {
-          titulo: fill(step.titulo, names),
-          due_date: addDays(context.now, step.dias),
-          cotizacion_id: quote.id,
-        },
-        context.actor,
-      );
+      await createStepTask(tx, step, names, { cotizacion_id: quote.id }, context);
       return quote;
     case 'send_reminder': {
       if (!(REMINDABLE_QUOTE as readonly string[]).includes(quote.status))
@@ -264,16 +271,7 @@ async function runInvoiceStep(
   const names = { folio: numero, numero, cliente: invoice.cliente_nombre };
   switch (step.tipo) {
     case 'create_task':
-      await createTaskInTx(
-        tx,
-        scope,
-        {
-          titulo: fill(step.titulo, names),
-          due_date: addDays(context.now, step.dias),
-          factura_id: invoice.id,
-        },
-        context.actor,
-      );
+      await createStepTask(tx, step, names, { factura_id: invoice.id }, context);
       return invoice;
     case 'send_reminder': {
       if (!(REMINDABLE_INVOICE as readonly string[]).includes(invoice.estado))
