@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import * as v from 'valibot';
 import { countryLang } from '../i18n/messages.js';
+import { emailAddress } from '../schemas/requests.js';
 import { createOrg } from '../services/orgs.js';
 
 /** Standard VAT of the markets we serve, the default tax rate of a new organization (else 0). */
@@ -23,7 +25,7 @@ export async function orgsCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub !== 'create') {
     process.stderr.write(
-      'usage: svc-server orgs create --name NAME --plan free|starter|professional|scale|developer [--country XX] [--currency XXX] [--json]\n',
+      'usage: svc-server orgs create --name NAME --plan free|starter|professional|scale|developer [--country XX] [--currency XXX] [--notify-email ADDRESS] [--json]\n',
     );
     return 1;
   }
@@ -34,6 +36,7 @@ export async function orgsCommand(argv: string[]): Promise<number> {
       plan: { type: 'string' },
       country: { type: 'string' },
       currency: { type: 'string' },
+      'notify-email': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -43,6 +46,9 @@ export async function orgsCommand(argv: string[]): Promise<number> {
   if (!/^[A-Z]{2}$/.test(country))
     throw new Error('--country must be an ISO 3166-1 alpha-2 code like MX or ES');
   if (!/^[A-Z]{3}$/.test(currency)) throw new Error('--currency must be an ISO 4217 code like MXN or EUR');
+  const notifyEmail = values['notify-email'];
+  if (notifyEmail !== undefined && !v.is(emailAddress, notifyEmail))
+    throw new Error('--notify-email must be an e-mail address');
   const org = await withDatabase((db) =>
     createOrg(db, {
       nombre: values.name!,
@@ -52,6 +58,7 @@ export async function orgsCommand(argv: string[]): Promise<number> {
       currencies: [currency],
       locale: countryLang(country) ?? 'en',
       default_tax_rate: VAT[country] ?? 0,
+      email_avisos: notifyEmail ?? null,
     }),
   );
   const out = {

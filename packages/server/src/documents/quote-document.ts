@@ -1,12 +1,17 @@
 import { formatMoney, termLabel } from '@svc/core';
 import { type Lang, MESSAGES } from '../i18n/messages.js';
+import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
 import type { Org } from '../services/orgs.js';
 import type { PdfView } from './pdf-document.js';
 
-/** The PDF of a quote: the figures and wording of its public page. */
+/**
+ * The PDF of a quote: the figures and wording of its public page, the lines a client declined
+ * marked as such, and, once approved on the page, the electronic acceptance (who, when, from where).
+ */
 export function quotePdfView(quote: QuoteRow, items: QuoteItemRow[], org: Org, lang: Lang): PdfView {
   const m = MESSAGES[lang];
+  const p = QUOTE_PAGE_MESSAGES[lang];
   const locale = `${lang}-${org.country}`;
   const money = (n: number) => formatMoney(n, quote.moneda, locale);
   const number = (n: number) => new Intl.NumberFormat(locale).format(n);
@@ -22,6 +27,14 @@ export function quotePdfView(quote: QuoteRow, items: QuoteItemRow[], org: Org, l
   if (quote.descuento > 0)
     totals.push([`${m.discount}${quote.cupon ? ` (${quote.cupon})` : ''}`, `−${money(quote.descuento)}`]);
   totals.push([m.tax, money(quote.impuestos)], [m.total, money(quote.total)]);
+  const accepted = quote.aceptacion;
+  const acceptance = accepted
+    ? `${p.acceptedBy(
+        accepted.nombre,
+        accepted.email,
+        `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(accepted.fecha))} UTC`,
+      )}${accepted.ip ? ` IP ${accepted.ip}` : ''}`
+    : null;
   return {
     title: `${m.quote} ${quote.folio}`,
     merchant: `${org.nombre} · ${quote.cliente_nombre}`,
@@ -29,13 +42,13 @@ export function quotePdfView(quote: QuoteRow, items: QuoteItemRow[], org: Org, l
     meta,
     headers: { descripcion: m.description, cantidad: m.quantity, precio: m.unitPrice, importe: m.amount },
     lines: items.map((item) => ({
-      descripcion: item.descripcion,
+      descripcion: item.declinada ? `${item.descripcion} (${p.declined})` : item.descripcion,
       cantidad: `${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}`,
       precio: money(item.precio_negociado ?? item.precio_unitario),
-      importe: money(item.importe),
+      importe: item.declinada ? '—' : money(item.importe),
     })),
     totals,
-    sections: [],
+    sections: acceptance ? [{ heading: p.decide, rows: [acceptance] }] : [],
     footer: org.widget.terms_text ? [org.widget.terms_text] : [],
     lang,
   };

@@ -43,10 +43,26 @@ export interface QuoteRow {
   /** Sum of the payments registered on the quote. */
   pagado: number;
   approved_at: string | null;
+  /** Who accepted it on the quote page (design.md section 14); read by the detail and the PDF. */
+  aceptacion: Acceptance | null;
+  /** The client's reason for rejecting it on the quote page, if given. */
+  motivo_rechazo: string | null;
+}
+
+/** The electronic acceptance recorded when a client approves on the quote page. */
+export interface Acceptance {
+  nombre: string;
+  email: string;
+  fecha: string;
+  ip: string | null;
 }
 
 /** A quote line as stored. */
 export interface QuoteItemRow {
+  /** Set when read back; a line about to be written has none yet. */
+  id?: string;
+  /** Left out by the client's partial approval: shown, not counted (read back only). */
+  declinada?: boolean;
   position: number;
   descripcion: string;
   cantidad: number;
@@ -93,7 +109,7 @@ const COLUMNS = `id, seq, org_id, mode, folio, cliente_id, cliente_nombre, statu
   motivo, created_by,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   to_char(sent_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS sent_at, plan_pagos, pagado,
-  to_char(approved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS approved_at`;
+  to_char(approved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS approved_at, aceptacion, motivo_rechazo`;
 
 /** The quote, locked for update when `lock` is set (actions read then change it). */
 export async function findQuote(
@@ -123,8 +139,8 @@ export async function findQuoteByToken(
 
 export async function findQuoteItems(db: Queryable, quoteId: string): Promise<QuoteItemRow[]> {
   return db.query<QuoteItemRow>(
-    `SELECT position, descripcion, cantidad, unidad, precio_unitario, precio_negociado, costo_unitario, producto_id, sku,
-       tax_rate, exemption_reason, clave_sat, clave_unidad_sat, importe, descuento, impuesto
+    `SELECT id, position, descripcion, cantidad, unidad, precio_unitario, precio_negociado, costo_unitario, producto_id, sku,
+       tax_rate, exemption_reason, clave_sat, clave_unidad_sat, importe, descuento, impuesto, declinada
      FROM quote_items WHERE quote_id = $1 ORDER BY position`,
     [quoteId],
   );
@@ -142,6 +158,8 @@ export type NewQuote = Omit<
   | 'plan_pagos'
   | 'pagado'
   | 'approved_at'
+  | 'aceptacion'
+  | 'motivo_rechazo'
 >;
 
 /** The column names of a record definition such as {@link ITEM_RECORD} (`name type, …`). */
@@ -242,6 +260,8 @@ export function storedQuote(quote: NewQuote, generated: Generated): QuoteRow {
     plan_pagos: null,
     pagado: 0,
     approved_at: null,
+    aceptacion: null,
+    motivo_rechazo: null,
   };
 }
 
@@ -314,6 +334,30 @@ export async function replaceQuoteItems(
   );
 }
 
+/** What a partial approval decides for one line: left out, or kept with its recomputed amounts. */
+export interface LineDecision {
+  id: string;
+  declinada: boolean;
+  importe: number;
+  descuento: number;
+  impuesto: number;
+}
+
+/** Marks the lines a client declined and stores the recomputed amounts of the rest, in one statement. */
+export async function applyLineDecisions(
+  tx: Queryable,
+  quoteId: string,
+  decisions: LineDecision[],
+): Promise<void> {
+  await tx.query(
+    `UPDATE quote_items AS line
+     SET declinada = d.declinada, importe = d.importe, descuento = d.descuento, impuesto = d.impuesto
+     FROM jsonb_to_recordset($2::jsonb) AS d(id uuid, declinada boolean, importe numeric, descuento numeric, impuesto numeric)
+     WHERE line.quote_id = $1 AND line.id = d.id`,
+    [quoteId, JSON.stringify(decisions)],
+  );
+}
+
 /** Changes fields of a quote and returns it as stored afterwards. */
 export async function updateQuote(
   tx: Queryable,
@@ -332,6 +376,8 @@ export async function updateQuote(
       | 'vigencia_dias'
       | 'approval_status'
       | 'motivo'
+      | 'aceptacion'
+      | 'motivo_rechazo'
     >
   > & { sent_at?: 'now' },
 ): Promise<QuoteRow> {
@@ -342,7 +388,7 @@ export async function updateQuote(
       sets.push('sent_at = now()');
       continue;
     }
-    params.push(value);
+    params.push(column === 'aceptacion' && value ? JSON.stringify(value) : value);
     sets.push(`${column} = $${params.length}`);
   }
   sets.push('updated_at = now()');

@@ -1,6 +1,6 @@
-import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../testing/harness.js';
+import { pdfText } from '../testing/pdf-text.js';
 
 let t: TestContext;
 let sk: string;
@@ -14,14 +14,6 @@ type Json = Record<string, any>;
 const api = async (method: string, path: string, body?: unknown) =>
   ((await (await t.call(method, `/api/v1${path}`, { key: sk, body })).json()) as Json).data;
 const cliente = { empresa: 'Óptica Müller & Söhne', email: 'cuentas@optica.example' };
-
-/** A PDF's text, read back as a reader would (pdf.js through unpdf). */
-async function pdfText(response: Response): Promise<string> {
-  expect(response.headers.get('content-type')).toBe('application/pdf');
-  const pdf = await getDocumentProxy(new Uint8Array(await response.arrayBuffer()));
-  const { text } = await extractText(pdf, { mergePages: true });
-  return text.replace(/\s+/g, ' ');
-}
 
 const openInvoice = async () => {
   const draft = await api('POST', '/facturas', {

@@ -1,17 +1,26 @@
+import { computeTotals } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../testing/harness.js';
+import { pdfText } from '../testing/pdf-text.js';
+import { PAGE_FORM_LIMITS } from './public-quote.js';
 
 let t: TestContext;
 let sk: string;
 beforeAll(async () => {
-  t = await createTestContext();
+  t = await createTestContext({ env: { TRUST_PROXY: '1' } });
   sk = t.seed.keys.sk_test_write;
 });
 afterAll(() => t.close());
 
 type Json = Record<string, any>;
-async function quote(options: { send?: boolean; lang?: string; notas?: string } = {}) {
-  const laptop = t.seed.products.find((p) => p.sku === 'LAP-14')!.id;
+const api = async (method: string, path: string, body?: unknown) =>
+  ((await (await t.call(method, `/api/v1${path}`, { key: sk, body })).json()) as Json).data as Json;
+const sku = (code: string) => t.seed.products.find((p) => p.sku === code)!.id;
+
+/** A sent quote of two catalog lines and a free-text one, with the 10 % coupon. */
+async function quote(
+  options: { send?: boolean; lang?: string; notas?: string; plan?: Json } = {},
+): Promise<Json> {
   const res = await t.call('POST', '/api/v1/cotizaciones', {
     key: sk,
     headers: options.lang ? { 'accept-language': options.lang } : {},
@@ -21,31 +30,64 @@ async function quote(options: { send?: boolean; lang?: string; notas?: string } 
           descripcion: 'Laptop 14"',
           cantidad: 2,
           precio_unitario: 24500,
-          producto_id: laptop,
+          producto_id: sku('LAP-14'),
           costo_unitario: 19999,
         },
+        { descripcion: 'Monitor 27" 4K', cantidad: 3, precio_unitario: 7800, producto_id: sku('MON-27') },
+        { descripcion: 'Instalación', cantidad: 1, precio_unitario: 1234.5, tax_rate: 0 },
       ],
       cliente: { empresa: 'Cliente Público', email: 'publico@x.example' },
       cupon: 'BIENVENIDA10',
       notas: options.notas ?? 'margen interno secreto',
       send: options.send ?? true,
+      ...(options.plan ? { plan_pagos: options.plan } : {}),
     },
   });
-  return ((await res.json()) as Json).data as Json;
+  const created = ((await res.json()) as Json).data as Json;
+  return { ...created, detail: await api('GET', `/cotizaciones/${created.id}`) };
 }
-const page = (token: string) => t.call('GET', `/q/${token}`);
-const status = async (id: string) =>
-  (((await (await t.call('GET', `/api/v1/cotizaciones/${id}`, { key: sk })).json()) as Json).data as Json)
-    .status;
+const detail = (id: string) => api('GET', `/cotizaciones/${id}`);
+const events = async (id: string, type: string) =>
+  ((await (await t.call('GET', `/api/v1/events?object_id=${id}&type=${type}`, { key: sk })).json()) as Json)
+    .data as Json[];
+
+/** Opens the page as a browser would: its HTML, the CSRF cookie it sets and the forms' value. */
+async function open(token: string, query = '') {
+  const res = await t.call('GET', `/q/${token}${query}`);
+  const html = await res.text();
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  return { res, html, cookie, csrf };
+}
+
+/** Sends one of the page's forms, urlencoded, with the session's cookie and CSRF value. */
+async function send(
+  token: string,
+  form: string,
+  fields: Record<string, string | string[]>,
+  session?: { cookie: string; csrf: string },
+  headers: Record<string, string> = {},
+) {
+  const s = session ?? (await open(token));
+  const body = new URLSearchParams({ csrf: s.csrf });
+  for (const [name, value] of Object.entries(fields)) {
+    for (const one of [value].flat()) body.append(name, one);
+  }
+  return t.call('POST', `/q/${token}/${form}`, {
+    body: body.toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: s.cookie, ...headers },
+  });
+}
+const signer = { nombre: 'Ana Pérez', email: 'ana@cliente.example' };
+const lineIds = (q: Json) => (q.detail.items as Json[]).map((item) => item.id as string);
 
 describe('public quote page', () => {
   it('shows lines, totals, validity and terms in the quote language, and nothing internal', async () => {
     const q = await quote({ lang: 'de' });
-    const res = await page(q.token);
+    const { res, html } = await open(q.token);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-    const html = await res.text();
     expect(html).toContain('<html lang="de">');
     expect(html).toContain('Angebot');
     expect(html).toContain(q.folio);
@@ -53,10 +95,11 @@ describe('public quote page', () => {
     expect(html).toContain('Gültig bis');
     expect(html).toMatch(/49\.000,00/);
     expect(html).toContain('name="viewport"');
+    expect(html).not.toMatch(/<script|style="/);
     for (const secret of ['19999', '19.999', 'margen interno', 'costo']) expect(html).not.toContain(secret);
   });
 
-  it('speaks each of the five languages', async () => {
+  it('speaks each of the five languages, and ?lang= switches it and stays in every form and link', async () => {
     const words: Record<string, string> = {
       es: 'Cotización',
       en: 'Quote',
@@ -65,48 +108,370 @@ describe('public quote page', () => {
       de: 'Angebot',
     };
     for (const [lang, word] of Object.entries(words)) {
-      const html = await (await page((await quote({ lang })).token)).text();
+      const { html } = await open((await quote({ lang })).token);
       expect(html).toContain(`lang="${lang}"`);
       expect(html).toContain(word);
     }
+    const q = await quote({ lang: 'es' });
+    const { html, cookie, csrf } = await open(q.token, '?lang=fr');
+    expect(html).toContain('<html lang="fr">');
+    expect(html).toContain('Conversation');
+    expect(html).toMatch(/<a href="\?lang=fr"[^>]*aria-current="page"/);
+    for (const form of ['approve', 'reject', 'comment'])
+      expect(html).toContain(`/q/${q.token}/${form}?lang=fr`);
+    expect(html).toContain(`/q/${q.token}/pdf?lang=fr`);
+    const res = await send(q.token, 'comment?lang=fr', { mensaje: 'Bonjour' }, { cookie, csrf });
+    expect(res.headers.get('location')).toBe(`/q/${q.token}?lang=fr&hecho=comment`);
+    expect((await open(q.token, '?lang=fr&hecho=comment')).html).toContain('Votre message a été envoyé');
+  });
+
+  it("wears the merchant's brand colour through a stylesheet of its own, readable whatever the colour", async () => {
+    const { html } = await open((await quote()).token);
+    expect(html).toContain('href="/q/assets/brand.css?c=1f7a4d"');
+    const css = await (await t.call('GET', '/q/assets/brand.css?c=1f7a4d')).text();
+    expect(css).toBe(':root{--brand:#1f7a4d;--on-brand:#fff;--brand-ink:#1f7a4d}');
+    // A light brand gets dark text on it and a darker ink for text on white.
+    const light = await (await t.call('GET', '/q/assets/brand.css?c=ffd400')).text();
+    expect(light).toContain('--on-brand:#111');
+    expect(light).not.toContain('--brand-ink:#ffd400');
+    // Anything but a colour falls back to the default, never into the stylesheet.
+    const odd = await (await t.call('GET', '/q/assets/brand.css?c=red;}body{display:none')).text();
+    expect(odd).toBe(':root{--brand:#1f7a4d;--on-brand:#fff;--brand-ink:#1f7a4d}');
   });
 
   it('marks a sent quote viewed on first opening only, with actor client', async () => {
     const q = await quote();
-    await page(q.token);
-    await page(q.token);
-    expect(await status(q.id)).toBe('viewed');
-    const events = (await (
-      await t.call('GET', `/api/v1/events?object_id=${q.id}&type=quote.viewed`, { key: sk })
-    ).json()) as Json;
-    expect(events.data).toHaveLength(1);
-    expect(events.data[0].actor).toBe('client');
+    await open(q.token);
+    await open(q.token);
+    expect((await detail(q.id)).status).toBe('viewed');
+    const viewed = await events(q.id, 'quote.viewed');
+    expect(viewed).toHaveLength(1);
+    expect(viewed[0]!.actor).toBe('client');
   });
 
-  it('lets the client approve, once', async () => {
-    const q = await quote();
-    const res = await t.call('POST', `/q/${q.token}/approve`);
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`/q/${q.token}`);
-    expect(await status(q.id)).toBe('approved');
-    await t.call('POST', `/q/${q.token}/reject`);
-    expect(await status(q.id)).toBe('approved');
-    const html = await (await page(q.token)).text();
-    expect(html).not.toContain('formaction');
-  });
-
-  it('lets the client reject', async () => {
-    const q = await quote();
-    await t.call('POST', `/q/${q.token}/reject`);
-    expect(await status(q.id)).toBe('rejected');
-  });
-
-  it('does not show drafts or unknown tokens', async () => {
+  it('does not show drafts or unknown tokens, nor take their forms', async () => {
     const draft = await quote({ send: false });
-    expect((await page(draft.token)).status).toBe(404);
-    expect((await t.call('POST', `/q/${draft.token}/approve`)).status).toBe(404);
-    expect(await status(draft.id)).toBe('draft');
-    expect((await page('x'.repeat(40))).status).toBe(404);
-    expect((await page('<script>')).status).toBe(404);
+    expect((await open(draft.token)).res.status).toBe(404);
+    const page = await open((await quote()).token);
+    expect((await send(draft.token, 'approve', { lineas: lineIds(draft), ...signer }, page)).status).toBe(
+      404,
+    );
+    expect((await detail(draft.id)).status).toBe('draft');
+    expect((await open('x'.repeat(40))).res.status).toBe(404);
+    expect((await open('<script>')).res.status).toBe(404);
+  });
+});
+
+describe('approving on the page', () => {
+  it('approves every line with the signer, time and address recorded (aceptacion), once', async () => {
+    const q = await quote();
+    const res = await send(q.token, 'approve', { lineas: lineIds(q), ...signer }, undefined, {
+      'x-forwarded-for': '203.0.113.7',
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/q/${q.token}?lang=es&hecho=approve`);
+    const after = await detail(q.id);
+    expect(after.status).toBe('approved');
+    expect(after.total).toBe(q.detail.total);
+    expect(after.aceptacion).toMatchObject({ ...signer, ip: '203.0.113.7' });
+    expect(Date.now() - Date.parse(after.aceptacion.fecha)).toBeLessThan(60_000);
+    const [approved] = await events(q.id, 'quote.approved');
+    expect(approved).toMatchObject({ actor: 'client', data: { parcial: false, status: 'approved' } });
+    // A second decision is refused and changes nothing.
+    const again = await send(q.token, 'reject', {});
+    expect(again.status).toBe(409);
+    expect((await detail(q.id)).status).toBe('approved');
+    const { html } = await open(q.token);
+    expect(html).not.toContain(`/q/${q.token}/approve`);
+    expect(html).toContain('Aceptada electrónicamente por Ana Pérez (ana@cliente.example)');
+  });
+
+  it('approves only the chosen lines: the rest stay as declined lines and the totals cover the approved ones', async () => {
+    const q = await quote();
+    const [laptop, monitor, install] = q.detail.items as Json[];
+    const res = await send(q.token, 'approve', { lineas: [laptop!.id, install!.id], ...signer });
+    expect(res.status).toBe(303);
+    const after = await detail(q.id);
+    // The same function that priced the quote, over the approved lines only, with its coupon.
+    const expected = computeTotals({
+      currency: 'MXN',
+      iva_incluido: false,
+      default_tax_rate: 0.16,
+      discount: { tipo: 'porcentaje', valor: 10 },
+      lines: [laptop!, install!].map((item) => ({
+        cantidad: item.cantidad,
+        precio_unitario: item.precio_unitario,
+        tax_rate: item.tax_rate,
+      })),
+    });
+    expect(after).toMatchObject({
+      status: 'approved',
+      subtotal: expected.subtotal,
+      descuento: expected.descuento,
+      impuestos: expected.impuestos,
+      total: expected.total,
+    });
+    expect(after.total).toBeLessThan(q.detail.total);
+    expect(after.items.map((item: Json) => [item.id, item.declinada])).toEqual([
+      [laptop!.id, false],
+      [monitor!.id, true],
+      [install!.id, false],
+    ]);
+    const [approved] = await events(q.id, 'quote.approved');
+    expect(approved!.data).toMatchObject({ parcial: true, total: expected.total });
+    const { html } = await open(q.token);
+    expect(html).toMatch(/Monitor 27&quot; 4K<span class="tag">No aprobada<\/span>/);
+    expect(html).toContain('Aprobaste parte de esta cotización');
+    // What gets invoiced is what was approved.
+    const invoiced = await api('POST', `/cotizaciones/${q.id}`, { action: 'invoice' });
+    const invoice = await api('GET', `/facturas/${invoiced.factura.id}`);
+    expect(invoice.total).toBe(expected.total);
+    expect(invoice.items.map((item: Json) => item.descripcion)).toEqual(['Laptop 14"', 'Instalación']);
+  });
+
+  it('refuses an approval without a signer, without lines, or with a line of another quote, and writes nothing', async () => {
+    const q = await quote();
+    const other = await quote();
+    const cases: [Record<string, string | string[]>, string][] = [
+      [{ lineas: lineIds(q), nombre: '', email: 'ana@cliente.example' }, 'Escribe tu nombre'],
+      [{ lineas: lineIds(q), nombre: 'Ana', email: 'no-es-correo' }, 'Escribe tu nombre'],
+      [{ ...signer }, 'Marca al menos una línea'],
+      [{ lineas: [lineIds(q)[0]!, lineIds(other)[0]!], ...signer }, 'Marca al menos una línea'],
+    ];
+    for (const [fields, message] of cases) {
+      const res = await send(q.token, 'approve', fields);
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expect(html).toContain('role="alert"');
+      expect(html).toContain(message);
+      // What was typed comes back.
+      if (fields.email) expect(html).toContain(`value="${fields.email}"`);
+    }
+    const after = await detail(q.id);
+    expect(after.status).toBe('viewed');
+    expect(after.aceptacion).toBeNull();
+    expect(after.total).toBe(q.detail.total);
+    expect(await events(q.id, 'quote.approved')).toHaveLength(0);
+    expect((await detail(other.id)).items.every((item: Json) => !item.declinada)).toBe(true);
+  });
+
+  it('prints the electronic acceptance and the declined lines on the PDF of the approved quote', async () => {
+    const q = await quote();
+    await send(q.token, 'approve', { lineas: lineIds(q).slice(0, 2), ...signer }, undefined, {
+      'x-forwarded-for': '198.51.100.4',
+    });
+    const text = await pdfText(await t.call('GET', `/q/${q.token}/pdf`));
+    expect(text).toContain('Aceptada electrónicamente por Ana Pérez (ana@cliente.example)');
+    expect(text).toContain('198.51.100.4');
+    expect(text).toContain('Instalación (No aprobada)');
+    const total = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN' })
+      .format((await detail(q.id)).total)
+      .replace(/\s/g, ' ');
+    expect(text).toContain(total);
+  });
+});
+
+describe('rejecting, talking and promising on the page', () => {
+  it('rejects with an optional reason, kept in the detail and the event', async () => {
+    const q = await quote();
+    expect((await send(q.token, 'reject', { motivo: 'Encontramos otro proveedor' })).status).toBe(303);
+    const after = await detail(q.id);
+    expect(after).toMatchObject({ status: 'rejected', motivo_rechazo: 'Encontramos otro proveedor' });
+    const [rejected] = await events(q.id, 'quote.rejected');
+    expect(rejected).toMatchObject({
+      actor: 'client',
+      data: { motivo_rechazo: 'Encontramos otro proveedor' },
+    });
+    const plain = await quote();
+    expect((await send(plain.token, 'reject', { motivo: '' })).status).toBe(303);
+    expect((await detail(plain.id)).motivo_rechazo).toBeNull();
+  });
+
+  it('adds messages about the quote or a line, and counteroffers that change nothing by themselves', async () => {
+    const q = await quote();
+    const [laptop] = q.detail.items as Json[];
+    expect((await send(q.token, 'comment', { mensaje: '¿Incluye garantía?', item_id: '' })).status).toBe(303);
+    const counter = await send(q.token, 'comment', {
+      mensaje: 'Podemos pagar 22,000 por laptop',
+      item_id: laptop!.id,
+      tipo_propuesta: 'precio_unitario',
+      valor: '22000',
+    });
+    expect(counter.status).toBe(303);
+    await send(q.token, 'comment', {
+      mensaje: 'O todo por 100 mil',
+      tipo_propuesta: 'total',
+      valor: '100000',
+    });
+    const after = await detail(q.id);
+    expect(after.conversacion).toEqual([
+      expect.objectContaining({
+        autor: 'cliente',
+        mensaje: '¿Incluye garantía?',
+        item_id: null,
+        tipo: 'mensaje',
+        propuesta: null,
+      }),
+      expect.objectContaining({
+        autor: 'cliente',
+        item_id: laptop!.id,
+        tipo: 'contraoferta',
+        propuesta: { precio_unitario: 22000 },
+      }),
+      expect.objectContaining({ tipo: 'contraoferta', item_id: null, propuesta: { total: 100000 } }),
+    ]);
+    expect(after.total).toBe(q.detail.total);
+    expect(after.items).toEqual(q.detail.items);
+    const comments = await events(q.id, 'quote.comment_added');
+    expect(comments.map((e) => [e.actor, e.data.autor, e.data.tipo])).toEqual([
+      ['client', 'cliente', 'contraoferta'],
+      ['client', 'cliente', 'contraoferta'],
+      ['client', 'cliente', 'mensaje'],
+    ]);
+    expect(comments[1]!.data).toMatchObject({ propuesta: { precio_unitario: 22000 }, item_id: laptop!.id });
+    // The seller hears of each message through the outbox (kept there in test mode).
+    const [notice] = await t.db.query<Json>(
+      "SELECT to_email, subject, body, status, skipped_reason FROM email_outbox WHERE quote_id = $1 AND body LIKE '%22,000%'",
+      [q.id],
+    );
+    expect(notice).toMatchObject({
+      to_email: 'ventas@estudio-nopal.example',
+      subject: `Nuevo mensaje de Cliente Público sobre ${q.folio}`,
+      status: 'skipped',
+      skipped_reason: 'test_mode',
+    });
+    expect(notice!.body).toContain('Contraoferta: precio_unitario 22000 MXN');
+  });
+
+  it('refuses bad messages and counteroffers, and a line of another quote, writing nothing', async () => {
+    const q = await quote();
+    const other = await quote();
+    const refused: [Record<string, string>, string][] = [
+      [{ mensaje: '   ' }, 'Escribe un mensaje de 1 a 2000'],
+      [{ mensaje: 'x'.repeat(2001) }, 'Escribe un mensaje de 1 a 2000'],
+      [{ mensaje: 'a\u0007b' }, 'Escribe un mensaje de 1 a 2000'],
+      [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: '0' }, 'mayor que cero'],
+      [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: 'abc' }, 'mayor que cero'],
+      [{ mensaje: 'precio', tipo_propuesta: 'descuento', valor: '5' }, 'mayor que cero'],
+      [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: '100' }, 'elige la línea'],
+      [
+        { mensaje: 'total', item_id: lineIds(q)[0]!, tipo_propuesta: 'total', valor: '100' },
+        'elige la línea',
+      ],
+      [{ mensaje: 'hola', item_id: lineIds(other)[0]! }, 'elige la línea'],
+      [{ mensaje: 'hola', item_id: 'not-a-line' }, 'elige la línea'],
+    ];
+    for (const [fields, message] of refused) {
+      const res = await send(q.token, 'comment', fields);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain(message);
+    }
+    expect((await detail(q.id)).conversacion).toEqual([]);
+    expect((await detail(other.id)).conversacion).toEqual([]);
+    expect(await events(q.id, 'quote.comment_added')).toHaveLength(0);
+  });
+
+  it('shows messages as plain text, escaped on the page', async () => {
+    const q = await quote();
+    await send(q.token, 'comment', { mensaje: '<script>alert(1)</script> & "comillas"\nsegunda línea' });
+    const { html } = await open(q.token);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;comillas&quot;\nsegunda línea');
+    expect(html).not.toContain('<script>alert');
+  });
+
+  it('shows the payment plan with its pay-by dates and records a promise to pay', async () => {
+    const q = await quote({ plan: { tipo: 'anticipo', porcentaje: 50 } });
+    await send(q.token, 'approve', { lineas: lineIds(q), ...signer });
+    await api('POST', `/cotizaciones/${q.id}`, { action: 'pay', monto: 1000 });
+    const approved = await detail(q.id);
+    const { html } = await open(q.token);
+    expect(html).toContain('50 % de anticipo, saldo a la entrega');
+    expect(html).toContain('Anticipo');
+    const payBy = new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'UTC' }).format(
+      new Date(`${approved.calendario[1].vence}T00:00:00Z`),
+    );
+    expect(html).toContain(payBy);
+    expect(html).toMatch(/Pagado<\/dt><dd>\$1,000\.00/);
+    expect(html).toContain(`/q/${q.token}/promise`);
+
+    const fecha = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    expect((await send(q.token, 'promise', { fecha_promesa: fecha, monto: '5000' })).status).toBe(303);
+    const after = await detail(q.id);
+    expect(after.promesas).toEqual([
+      expect.objectContaining({ fecha_promesa: fecha, monto: 5000, estado: 'pending' }),
+    ]);
+    const [created] = await events(after.promesas[0].id, 'promise.created');
+    expect(created!.actor).toBe('client');
+
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    for (const fields of [
+      { fecha_promesa: yesterday, monto: '10' },
+      { fecha_promesa: fecha, monto: String(after.saldo + 1) },
+      { fecha_promesa: 'mañana', monto: '10' },
+      { fecha_promesa: fecha, monto: '-5' },
+    ]) {
+      const res = await send(q.token, 'promise', fields);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('Elige una fecha de hoy en adelante');
+    }
+    expect((await detail(q.id)).promesas).toHaveLength(1);
+  });
+});
+
+describe('the page forms against abuse', () => {
+  it('refuses a form without the CSRF value or with a forged one, writing nothing', async () => {
+    const q = await quote();
+    const { cookie, csrf } = await open(q.token);
+    const forged = [
+      { cookie: '', csrf },
+      { cookie, csrf: '' },
+      { cookie, csrf: `${csrf.slice(0, -1)}${csrf.endsWith('A') ? 'B' : 'A'}` },
+    ];
+    for (const session of forged) {
+      const res = await send(q.token, 'approve', { lineas: lineIds(q), ...signer }, session);
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain('La página caducó');
+      expect((await send(q.token, 'comment', { mensaje: 'hola' }, session)).status).toBe(403);
+    }
+    const after = await detail(q.id);
+    expect(after.status).toBe('viewed');
+    expect(after.conversacion).toEqual([]);
+  });
+
+  it('limits the forms per token: a flood answers 429 and writes nothing beyond the limit', async () => {
+    const q = await quote();
+    const session = await open(q.token);
+    const ip = { 'x-forwarded-for': '192.0.2.10' };
+    for (let i = 0; i < PAGE_FORM_LIMITS.perToken; i++) {
+      expect((await send(q.token, 'comment', { mensaje: `mensaje ${i}` }, session, ip)).status).toBe(303);
+    }
+    const refused = await send(q.token, 'comment', { mensaje: 'uno más' }, session, ip);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain('Demasiados envíos');
+    expect((await detail(q.id)).conversacion).toHaveLength(PAGE_FORM_LIMITS.perToken);
+  });
+
+  it('limits the forms per address across quotes', async () => {
+    const ip = { 'x-forwarded-for': '192.0.2.99' };
+    const perQuote = PAGE_FORM_LIMITS.perToken;
+    const quotes = [];
+    for (let sent = 0; sent < PAGE_FORM_LIMITS.perIp; sent += perQuote) quotes.push(await quote());
+    for (const q of quotes) {
+      const session = await open(q.token);
+      for (let i = 0; i < perQuote; i++) await send(q.token, 'comment', { mensaje: `m${i}` }, session, ip);
+    }
+    const fresh = await quote();
+    const res = await send(fresh.token, 'comment', { mensaje: 'uno más' }, undefined, ip);
+    expect(res.status).toBe(429);
+    expect((await detail(fresh.id)).conversacion).toEqual([]);
+    // Another address is not held back.
+    expect(
+      (
+        await send(fresh.token, 'comment', { mensaje: 'hola' }, undefined, {
+          'x-forwarded-for': '192.0.2.100',
+        })
+      ).status,
+    ).toBe(303);
   });
 });

@@ -1,33 +1,32 @@
-import { formatMoney, termLabel } from '@svc/core';
-import { Hono } from 'hono';
-import { html } from 'hono/html';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import * as v from 'valibot';
 import { renderPdf } from '../documents/pdf-document.js';
 import { quotePdfView } from '../documents/quote-document.js';
-import { type Lang, MESSAGES, pickLang } from '../i18n/messages.js';
+import { ApiError } from '../errors.js';
+import { clientIp } from '../http/client-ip.js';
+import { csrfGuard } from '../http/csrf.js';
+import { type Lang, pickLang } from '../i18n/messages.js';
+import { QUOTE_PAGE_MESSAGES, type QuotePageMessages } from '../i18n/quote-page.js';
+import { enforceRateLimit } from '../middleware/rate-limit.js';
+import { findQuoteMessages, type Proposal } from '../repositories/quote-messages.js';
 import { findQuoteItems, type QuoteRow } from '../repositories/quotes.js';
+import { emailAddress } from '../schemas/requests.js';
+import { approveOnPage, commentOnPage, promiseOnPage, rejectOnPage } from '../services/client-decisions.js';
 import { findOrg } from '../services/orgs.js';
-import { clientMove, findPublicQuote } from '../services/quote-actions.js';
+import { isoDay, paymentFields } from '../services/payments.js';
+import { findPublicQuote, markViewed } from '../services/quote-actions.js';
+import { cleanMessage } from '../services/quote-conversation.js';
 import type { AppDeps, AppEnv } from '../types.js';
+import { quoteNotFoundPage, quotePage } from './public-quote-page.js';
+import { publicStyleRoutes } from './public-styles.js';
 
 /** What a public link's token looks like; anything else is a 404 without a query. */
 export const TOKEN_RE = /^[0-9A-Za-z]{20,80}$/;
 
-// Strict CSP: the page has no script at all, and its one stylesheet is served by us.
+// Strict CSP: the page has no script at all, and its stylesheets are served by us.
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-const STYLES = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f5f7}
-main{max-width:760px;margin:0 auto;padding:24px 16px}header{display:flex;justify-content:space-between;gap:12px;flex-wrap:wrap;align-items:baseline}
-h1{font-size:1.4rem;margin:0}.merchant{color:#5b6470}.card{background:#fff;border-radius:12px;padding:20px;margin-top:16px;box-shadow:0 1px 3px #0002}
-table{width:100%;border-collapse:collapse}th,td{padding:8px 4px;text-align:left;border-bottom:1px solid #e5e7eb;vertical-align:top}
-td.n,th.n{text-align:right;white-space:nowrap}.totals td{border:0;padding:4px}.totals tr.total td{font-weight:700;font-size:1.15rem;border-top:2px solid #1b1f24}
-.meta{display:flex;gap:4px 24px;flex-wrap:wrap;color:#5b6470;margin-top:8px}.each{display:none}.actions{display:flex;gap:12px;margin-top:20px;flex-wrap:wrap}
-button{font:inherit;padding:12px 20px;border-radius:8px;border:1px solid #1f7a4d;cursor:pointer;min-height:44px}
-button.primary{background:#1f7a4d;color:#fff}button.secondary{background:#fff;color:#1f7a4d}
-.status{padding:12px;border-radius:8px;background:#eef6f1;margin-top:16px}a.button{display:inline-block;padding:12px 20px;border-radius:8px;background:#1f7a4d;color:#fff;text-decoration:none;min-height:44px}a.button.secondary{background:#fff;color:#1f7a4d;border:1px solid #1f7a4d}h2{font-size:1.1rem;margin:0 0 8px}dl.meta{margin:8px 0 0}dl.meta div{display:flex;gap:6px}dl.meta dt{font-weight:600}dl.meta dd{margin:0}.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.terms{white-space:pre-line;color:#5b6470;font-size:.9rem}
-@media (max-width:560px){thead{display:none}tr.line{display:grid;grid-template-columns:1fr auto;gap:2px 8px;padding:10px 0;border-bottom:1px solid #e5e7eb}
-tr.line td{border:0;padding:0}tr.line td.d{grid-column:1/3;font-weight:600}tr.line td.q{text-align:left;color:#5b6470}tr.line td.p{display:none}.each{display:inline}}`;
 
 /** Headers of every public page: strict CSP, never cached, no referrer (the URL is a credential). */
 export const PUBLIC_PAGE_HEADERS = {
@@ -37,103 +36,193 @@ export const PUBLIC_PAGE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-/** The public quote page `/q/<token>`: what the client sees, with approve and reject. */
-export function publicQuoteRoutes(deps: AppDeps) {
-  const page = async (quote: QuoteRow) => {
-    const org = (await findOrg(deps.db, { id: quote.org_id }))!;
-    const items = await findQuoteItems(deps.db, quote.id);
-    const lang = (
-      (quote.language ?? quote.draft_language) in MESSAGES ? (quote.language ?? quote.draft_language) : 'es'
-    ) as Lang;
-    const m = MESSAGES[lang];
-    // Formats follow the merchant's country: Spanish in Mexico writes $24,500.00, in Spain 24.500,00 €.
-    const locale = `${lang}-${org.country}`;
-    const money = (n: number) => formatMoney(n, quote.moneda, locale);
-    const number = (n: number) => new Intl.NumberFormat(locale).format(n);
-    const date = quote.vigencia
-      ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-          new Date(`${quote.vigencia}T00:00:00Z`),
-        )
-      : '';
-    const status: Partial<Record<QuoteRow['status'], string>> = {
-      approved: m.approved,
-      rejected: m.rejected,
-      expired: m.expired,
-      paid: m.paid,
-      invoiced: m.decided,
-    };
-    const open = quote.status === 'sent' || quote.status === 'viewed';
-    return html`<!doctype html>
-<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${m.quote} ${quote.folio} · ${org.nombre}</title>
-<link rel="stylesheet" href="/q/assets/quote.css"></head>
-<body><main>
-<header><h1>${m.quote} ${quote.folio}</h1><span class="merchant">${m.from} ${org.nombre}</span></header>
-<div class="meta"><span>${quote.cliente_nombre}</span>${date ? html`<span>${m.validUntil}: ${date}</span>` : ''}${
-      quote.terminos_codigo
-        ? html`<span>${m.terms}: ${termLabel(quote.terminos_codigo as never, lang)}</span>`
-        : ''
-    }</div>
-<section class="card"><table><thead><tr><th>${m.description}</th><th class="n">${m.quantity}</th><th class="n">${m.unitPrice}</th><th class="n">${m.amount}</th></tr></thead>
-<tbody>${items.map(
-      (item) =>
-        html`<tr class="line"><td class="d">${item.descripcion}</td><td class="n q">${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}<span class="each"> × ${money(item.precio_negociado ?? item.precio_unitario)}</span></td><td class="n p">${money(item.precio_negociado ?? item.precio_unitario)}</td><td class="n">${money(item.importe)}</td></tr>`,
-    )}</tbody></table>
-<table class="totals"><tbody>
-<tr><td>${m.subtotal}</td><td class="n">${money(quote.subtotal)}</td></tr>
-${quote.descuento > 0 ? html`<tr><td>${m.discount}${quote.cupon ? ` (${quote.cupon})` : ''}</td><td class="n">−${money(quote.descuento)}</td></tr>` : ''}
-<tr><td>${m.tax}</td><td class="n">${money(quote.impuestos)}</td></tr>
-<tr class="total"><td>${m.total}</td><td class="n">${money(quote.total)}</td></tr>
-</tbody></table>
-${org.widget.terms_text ? html`<p class="terms">${org.widget.terms_text}</p>` : ''}
-${
-  open
-    ? html`<form method="post" class="actions"><button class="primary" formaction="/q/${quote.token}/approve">${m.approve}</button><button class="secondary" formaction="/q/${quote.token}/reject">${m.reject}</button></form>`
-    : html`<p class="status" role="status">${status[quote.status] ?? m.decided}</p>`
+/**
+ * How often the page's forms may be sent, per quote token and per client address, in a window of
+ * ten minutes: a client who talks a lot stays far below; a flood answers 429 and writes nothing.
+ */
+export const PAGE_FORM_LIMITS = { perToken: 20, perIp: 60, windowMs: 10 * 60_000 };
+
+const FORMS = ['approve', 'reject', 'comment', 'promise'] as const;
+type PageForm = (typeof FORMS)[number];
+const PROPOSALS = ['precio_unitario', 'cantidad', 'total'] as const;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A form the page refuses, with the localized reason and what was typed (given back). */
+class FormRefusal extends Error {
+  constructor(readonly reason: keyof QuotePageMessages['errors']) {
+    super(reason);
+  }
 }
-<p class="actions"><a class="button secondary" href="/q/${quote.token}/pdf">${m.downloadPdf}</a></p>
-</section></main></body></html>`;
+
+type FormBody = Record<string, string | File | (string | File)[]>;
+const text = (form: FormBody, name: string) => {
+  const value = form[name];
+  return typeof value === 'string' ? value : '';
+};
+const positiveNumber = (raw: string) => {
+  const value = Number(raw.trim());
+  return raw.trim() !== '' && Number.isFinite(value) && value > 0 ? value : undefined;
+};
+
+/**
+ * The public quote page `/q/<token>` and its forms (design.md section 14): approve all lines or
+ * some with an electronic acceptance, reject with a reason, the conversation and counteroffers, a
+ * promise to pay, the PDF. Each form is CSRF-protected, limited per token and per address, and
+ * answered by a redirect to the page (post/redirect/get) or by the page with the reason.
+ */
+export function publicQuoteRoutes(deps: AppDeps) {
+  const csrf = csrfGuard('svc_quote_csrf', { secure: deps.config.publicUrl.startsWith('https:') });
+  const headers = PUBLIC_PAGE_HEADERS;
+  const langOf = (c: Context<AppEnv>, quote: QuoteRow): Lang =>
+    pickLang(c.req.query('lang')) ?? pickLang(quote.language ?? quote.draft_language) ?? 'es';
+  const publicQuote = async (token: string) =>
+    TOKEN_RE.test(token) ? await findPublicQuote(deps.db, token) : undefined;
+  const notFound = (c: Context<AppEnv>) =>
+    c.html(quoteNotFoundPage(pickLang(c.req.query('lang')) ?? 'es'), 404, headers);
+
+  const render = async (
+    c: Context<AppEnv>,
+    quote: QuoteRow,
+    status: 200 | 400 | 403 | 409 | 429 = 200,
+    extra: {
+      notice?: string;
+      error?: string;
+      values?: Record<string, string>;
+      headers?: Record<string, string>;
+    } = {},
+  ) => {
+    const [org, items, payments, conversation] = await Promise.all([
+      findOrg(deps.db, { id: quote.org_id }),
+      findQuoteItems(deps.db, quote.id),
+      paymentFields(deps.db, quote),
+      findQuoteMessages(deps.db, quote.id),
+    ]);
+    const view = quotePage({
+      quote,
+      items,
+      org: org!,
+      lang: langOf(c, quote),
+      payments,
+      conversation,
+      csrf: csrf.issue(c, `/q/${quote.token}`),
+      today: isoDay(deps.now()),
+      ...extra,
+    });
+    return c.html(view, status, { ...headers, ...extra.headers });
   };
 
-  const notFoundPage = (lang: Lang = 'es') =>
-    html`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${MESSAGES[lang].notFound}</title><link rel="stylesheet" href="/q/assets/quote.css"></head><body><main><section class="card"><h1>${MESSAGES[lang].notFound}</h1><p>${MESSAGES[lang].notFoundText}</p></section></main></body></html>`;
+  /** Reads the form, checks what the page can check itself, and runs it. */
+  const runForm = async (c: Context<AppEnv>, quote: QuoteRow, name: PageForm, form: FormBody) => {
+    const token = quote.token;
+    if (name === 'approve') {
+      const lineas = [form.lineas].flat().filter((id): id is string => typeof id === 'string');
+      if (lineas.length === 0) throw new FormRefusal('lineas');
+      const nombre = text(form, 'nombre').trim();
+      const email = v.safeParse(emailAddress, text(form, 'email'));
+      if (!nombre || nombre.length > 200 || !email.success) throw new FormRefusal('signer');
+      await approveOnPage(deps, token, lineas, {
+        nombre,
+        email: email.output,
+        ip: clientIp(c, deps.config.trustProxy),
+      });
+    } else if (name === 'reject') {
+      const motivo = text(form, 'motivo').trim();
+      await rejectOnPage(deps, token, motivo ? cleanMessage(motivo) : null);
+    } else if (name === 'comment') {
+      const kind = text(form, 'tipo_propuesta') as (typeof PROPOSALS)[number] | '';
+      let propuesta: Proposal | null = null;
+      if (kind) {
+        const value = positiveNumber(text(form, 'valor'));
+        if (!PROPOSALS.includes(kind) || value === undefined) throw new FormRefusal('propuesta');
+        propuesta = { [kind]: value };
+      }
+      await commentOnPage(deps, token, {
+        mensaje: text(form, 'mensaje'),
+        item_id: text(form, 'item_id') || null,
+        propuesta,
+      });
+    } else {
+      const fecha = text(form, 'fecha_promesa');
+      const monto = positiveNumber(text(form, 'monto'));
+      if (!ISO_DATE.test(fecha) || Number.isNaN(Date.parse(fecha)) || monto === undefined) {
+        throw new FormRefusal('promise');
+      }
+      await promiseOnPage(deps, token, { fecha_promesa: fecha, monto });
+    }
+  };
 
-  const headers = PUBLIC_PAGE_HEADERS;
+  /** Which localized reason a refusal of the services shows, by the field it names. */
+  const reasonOf = (name: PageForm, error: ApiError): keyof QuotePageMessages['errors'] => {
+    if (error.status === 409) return 'notAllowed';
+    if (name === 'promise') return 'promise';
+    const field = error.extra.field;
+    return field === 'lineas' || field === 'mensaje' || field === 'propuesta' || field === 'item_id'
+      ? field
+      : 'other';
+  };
 
   return new Hono<AppEnv>()
-    .get('/q/assets/quote.css', (c) =>
-      c.body(STYLES, 200, {
-        'Content-Type': 'text/css; charset=utf-8',
-        'Cache-Control': 'public, max-age=3600',
-      }),
-    )
+    .route('/', publicStyleRoutes())
     .get('/q/:token', async (c) => {
-      const token = c.req.param('token');
-      let quote = TOKEN_RE.test(token) ? await findPublicQuote(deps.db, token) : undefined;
-      if (!quote) return c.html(notFoundPage(), 404, headers);
-      if (quote.status === 'sent') quote = (await clientMove(deps.db, token, 'open')) ?? quote;
-      return c.html(await page(quote), 200, headers);
+      let quote = await publicQuote(c.req.param('token'));
+      if (!quote) return notFound(c);
+      if (quote.status === 'sent') quote = (await markViewed(deps.db, quote.token)) ?? quote;
+      const done = c.req.query('hecho');
+      const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
+      const notice = FORMS.includes(done as PageForm) ? p.done[done as PageForm] : undefined;
+      return render(c, quote, 200, { notice });
     })
     .get('/q/:token/pdf', async (c) => {
-      const token = c.req.param('token');
-      const quote = TOKEN_RE.test(token) ? await findPublicQuote(deps.db, token) : undefined;
-      if (!quote) return c.html(notFoundPage(), 404, headers);
-      const org = (await findOrg(deps.db, { id: quote.org_id }))!;
-      const items = await findQuoteItems(deps.db, quote.id);
-      const lang = pickLang(quote.language ?? quote.draft_language) ?? 'es';
-      const pdf = await renderPdf(quotePdfView(quote, items, org, lang));
+      const quote = await publicQuote(c.req.param('token'));
+      if (!quote) return notFound(c);
+      const [org, items] = await Promise.all([
+        findOrg(deps.db, { id: quote.org_id }),
+        findQuoteItems(deps.db, quote.id),
+      ]);
+      const pdf = await renderPdf(quotePdfView(quote, items, org!, langOf(c, quote)));
       return c.body(new Uint8Array(pdf), 200, {
         ...headers,
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${quote.folio}.pdf"`,
       });
     })
-    .post('/q/:token/:move{approve|reject}', async (c) => {
-      const token = c.req.param('token');
-      const move = c.req.param('move') as 'approve' | 'reject';
-      const quote = TOKEN_RE.test(token) ? await clientMove(deps.db, token, move) : undefined;
-      if (!quote) return c.html(notFoundPage(), 404, headers);
-      // Post/redirect/get: a reload does not post again.
-      return c.redirect(`/q/${token}`, 303);
-    });
+    .post(
+      '/q/:token/:form{approve|reject|comment|promise}',
+      bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.text('Payload too large', 413) }),
+      async (c) => {
+        const quote = await publicQuote(c.req.param('token'));
+        if (!quote) return notFound(c);
+        const name = c.req.param('form') as PageForm;
+        const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
+        const form = (await c.req.parseBody({ all: true })) as FormBody;
+        const values = Object.fromEntries(
+          Object.entries(form).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+        );
+        delete values.csrf;
+        if (!csrf.check(c, form)) return render(c, quote, 403, { error: p.errors.csrf, values });
+        const now = deps.now();
+        try {
+          const { perToken, perIp, windowMs } = PAGE_FORM_LIMITS;
+          await enforceRateLimit(deps.db, `quote-page:token:${quote.token}`, perToken, now, windowMs);
+          const ip = clientIp(c, deps.config.trustProxy);
+          await enforceRateLimit(deps.db, `quote-page:ip:${ip}`, perIp, now, windowMs);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          return render(c, quote, 429, { error: p.errors.rateLimited, values, headers: error.headers });
+        }
+        try {
+          await runForm(c, quote, name, form);
+        } catch (error) {
+          if (error instanceof FormRefusal)
+            return render(c, quote, 400, { error: p.errors[error.reason], values });
+          if (!(error instanceof ApiError)) throw error;
+          if (error.status === 404) return notFound(c);
+          const current = (await publicQuote(quote.token)) ?? quote;
+          const reason = reasonOf(name, error);
+          return render(c, current, reason === 'notAllowed' ? 409 : 400, { error: p.errors[reason], values });
+        }
+        // Post/redirect/get: a reload does not send the form again.
+        return c.redirect(`/q/${quote.token}?lang=${langOf(c, quote)}&hecho=${name}`, 303);
+      },
+    );
 }

@@ -14,6 +14,7 @@ import { isoDate, testHelperSchema } from '../schemas/requests.js';
 import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { deleteDraft, QUOTE_ACTIONS, runQuoteAction, runTestHelper } from '../services/quote-actions.js';
+import { MAX_MESSAGE_LENGTH } from '../services/quote-conversation.js';
 import { createQuote, getQuoteDetail, listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
@@ -35,6 +36,18 @@ const gettingPaidEntries = {
   referencia: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(200))),
   fecha_promesa: v.optional(isoDate),
 };
+/** Fields of the action `comment` (design.md section 14): a seller's message, maybe about a line. */
+const commentEntries = {
+  mensaje: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.trim(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`),
+    ),
+  ),
+  item_id: v.optional(v.pipe(v.string('must be a string'), v.uuid('must be a line id (UUID) of this quote'))),
+};
 const PAY_FIELDS = ['monto', 'payment_method', 'fecha', 'referencia'] as const;
 const PROMISE_FIELDS = ['monto', 'fecha_promesa'] as const;
 
@@ -46,6 +59,11 @@ function checkGettingPaidFields(body: v.InferOutput<typeof actionSchema>): void 
     if (body[field] !== undefined && !allowed.includes(field))
       throw invalidRequest(`${field}: the ${body.action} action does not take it`);
   }
+  for (const field of ['mensaje', 'item_id'] as const) {
+    if (body[field] !== undefined && body.action !== 'comment')
+      throw invalidRequest(`${field}: only the comment action takes it`);
+  }
+  if (body.action === 'comment' && body.mensaje === undefined) throw invalidRequest('mensaje: required');
   if (body.plan_pagos !== undefined && body.action !== 'resend')
     throw invalidRequest('plan_pagos: only the resend action takes it');
   if ((body.action === 'pay' || body.action === 'promise') && body.monto === undefined)
@@ -67,6 +85,7 @@ export const actionSchema = v.strictObject({
     ),
   ),
   ...gettingPaidEntries,
+  ...commentEntries,
 });
 
 const idParam = (id: string) => {

@@ -10,6 +10,7 @@ import { QUOTE_ACTIONS, runQuoteAction } from '../services/quote-actions.js';
 import { listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { collectionsSection, collectionsSectionRoutes } from './seller/collections-section.js';
+import { sellerConversationRoutes } from './seller/conversation-section.js';
 import { invoiceSellerRoutes, invoicesSection } from './seller/invoices-section.js';
 
 const ACTIONS_BY_STATUS: Record<string, string[]> = {
@@ -50,7 +51,7 @@ export function sellerDemoRoutes(deps: AppDeps) {
 <body><header class="site"><a class="brand" href="/">🌵 Estudio Nopal</a><nav><a href="/">Tienda</a><a href="/demo/spa/">SPA</a><a href="/docs/api">API</a></nav></header>
 <main><h1>Cotizaciones recientes (modo de prueba)</h1>
 ${notice ? html`<p class="status" role="status">${notice}</p>` : ''}
-<table class="quotes" id="quotes"><thead><tr><th>Folio</th><th>Cliente</th><th>Estado</th><th>Total</th><th>Acciones</th><th>Enlace</th></tr></thead><tbody>
+<table class="quotes" id="quotes"><thead><tr><th>Folio</th><th>Cliente</th><th>Estado</th><th>Total</th><th>Acciones</th><th>Enlace</th><th>Conversación</th></tr></thead><tbody>
 ${quotes.map(
   (
     q,
@@ -58,7 +59,7 @@ ${quotes.map(
 <td>${(ACTIONS_BY_STATUS[q.status] ?? []).map(
     (action) =>
       html`<form method="post" action="/demo/seller/${q.id}/${action}" class="inline"><button type="submit">${action}</button></form>`,
-  )}</td><td>${q.status === 'draft' ? '—' : html`<a href="${q.link_publico}" target="_blank" rel="noopener">ver</a>`}</td></tr>`,
+  )}</td><td>${q.status === 'draft' ? '—' : html`<a href="${q.link_publico}" target="_blank" rel="noopener">ver</a>`}</td><td><a href="/demo/seller/q/${q.id}">mensajes</a></td></tr>`,
 )}
 </tbody></table>
 ${await invoicesSection(deps, auth)}
@@ -71,6 +72,7 @@ ${await collectionsSection(deps, auth)}
   };
   return new Hono<AppEnv>()
     .route('/', collectionsSectionRoutes(deps, seller))
+    .route('/', sellerConversationRoutes(deps, seller))
     .get('/demo/seller', (c) => page(c))
     .route('/', invoiceSellerRoutes(deps, seller, page))
     .post('/demo/seller/:id/:action', async (c) => {

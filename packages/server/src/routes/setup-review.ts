@@ -1,7 +1,6 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
+import { csrfGuard } from '../http/csrf.js';
 import { type Lang, pickLang } from '../i18n/messages.js';
 import { REVIEW_MESSAGES } from '../i18n/review-page.js';
 import { findOrg } from '../services/orgs.js';
@@ -16,9 +15,10 @@ const CSRF_COOKIE = 'svc_review_csrf';
  * and one form to approve (all of it, in one transaction) or reject. It works without JavaScript
  * under the public pages' strict CSP. The form is protected against cross-site requests by a
  * double-submit token: a random value in a SameSite=Strict cookie scoped to this page, repeated
- * in the form; a request forged from another site cannot read or send both.
+ * in the form (see http/csrf.ts).
  */
 export function setupReviewRoutes(deps: AppDeps) {
+  const csrfTokens = csrfGuard(CSRF_COOKIE, { secure: deps.config.publicUrl.startsWith('https:') });
   const langOf = (c: Context<AppEnv>, fallback: string): Lang =>
     pickLang(c.req.query('lang')) ?? pickLang(fallback) ?? pickLang(c.req.header('accept-language')) ?? 'es';
 
@@ -36,13 +36,7 @@ export function setupReviewRoutes(deps: AppDeps) {
     const org = (await findOrg(deps.db, { id: plan.org_id }))!;
     const lang = langOf(c, org.locale);
     const m = REVIEW_MESSAGES[lang];
-    const csrf = randomBytes(24).toString('base64url');
-    setCookie(c, CSRF_COOKIE, csrf, {
-      path: `/setup/review/${token}`,
-      httpOnly: true,
-      sameSite: 'Strict',
-      secure: deps.config.publicUrl.startsWith('https:'),
-    });
+    const csrf = csrfTokens.issue(c, `/setup/review/${token}`);
     const show = (value: unknown) =>
       value === undefined || value === null || value === ''
         ? m.none
@@ -144,13 +138,7 @@ ${
     .post('/setup/review/:token', async (c) => {
       const token = c.req.param('token');
       const form = await c.req.parseBody();
-      const cookie = getCookie(c, CSRF_COOKIE) ?? '';
-      const sent = typeof form.csrf === 'string' ? form.csrf : '';
-      if (
-        !cookie ||
-        cookie.length !== sent.length ||
-        !timingSafeEqual(Buffer.from(cookie), Buffer.from(sent))
-      ) {
+      if (!csrfTokens.check(c, form)) {
         const m = REVIEW_MESSAGES[langOf(c, '')];
         return c.html(
           html`<!doctype html><html><head><meta charset="utf-8"><title>${m.title}</title><link rel="stylesheet" href="/q/assets/quote.css"></head><body><main><section class="card" role="alert"><p>${m.csrf}</p><p><a href="/setup/review/${token}">${m.title}</a></p></section></main></body></html>`,

@@ -8,6 +8,13 @@ const text = (max: number) =>
     v.minLength(1, 'must not be empty'),
     v.maxLength(max, `at most ${max} characters`),
   );
+/** An e-mail address as every form of the service takes it: trimmed, at most 254 characters. */
+export const emailAddress = v.pipe(
+  v.string(),
+  v.trim(),
+  v.email('must be an e-mail address'),
+  v.maxLength(254, 'at most 254 characters'),
+);
 const nullableText = (max: number) =>
   v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(max, `at most ${max} characters`)));
 
@@ -15,7 +22,7 @@ const nullableText = (max: number) =>
 export const clientPatchSchema = v.strictObject({
   empresa: v.optional(text(200)),
   contacto: nullableText(200),
-  email: v.nullish(v.pipe(v.string(), v.trim(), v.email('must be an e-mail address'), v.maxLength(254))),
+  email: v.nullish(emailAddress),
   telefono: v.nullish(
     v.pipe(
       v.string(),

@@ -38,6 +38,8 @@ export interface Org {
   vigencia_dias: number;
   approval_discount_pct: number | null;
   widget: WidgetSettings;
+  /** Where the seller is told of a client's message on a quote page (e-mail outbox); null: nowhere. */
+  email_avisos: string | null;
   created_at: Date;
 }
 
@@ -48,7 +50,7 @@ export type NewOrg = Partial<Omit<Org, 'id' | 'created_at' | 'nombre' | 'plan'>>
 };
 
 const COLUMNS =
-  'id, slug, nombre, plan, country, currency, currencies, locale, default_tax_rate, brand_color, logo_url, terminos, vigencia_dias, approval_discount_pct, widget, created_at';
+  'id, slug, nombre, plan, country, currency, currencies, locale, default_tax_rate, brand_color, logo_url, terminos, vigencia_dias, approval_discount_pct, widget, email_avisos, created_at';
 
 /** Creates an organization. */
 export async function createOrg(db: Queryable, input: NewOrg): Promise<Org> {
@@ -58,8 +60,8 @@ export async function createOrg(db: Queryable, input: NewOrg): Promise<Org> {
     throw invalidRequest(`plan: must be one of free, starter, professional, scale, developer`);
   const [org] = await db.query<Org>(
     `INSERT INTO orgs (slug, nombre, plan, country, currency, currencies, locale, default_tax_rate, brand_color,
-       logo_url, terminos, vigencia_dias, approval_discount_pct, widget)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       logo_url, terminos, vigencia_dias, approval_discount_pct, widget, email_avisos)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
      RETURNING ${COLUMNS}`,
     [
       input.slug ?? null,
@@ -76,6 +78,7 @@ export async function createOrg(db: Queryable, input: NewOrg): Promise<Org> {
       input.vigencia_dias ?? 15,
       input.approval_discount_pct ?? null,
       JSON.stringify(input.widget ?? {}),
+      input.email_avisos ?? null,
     ],
   );
   return org!;

@@ -11,7 +11,7 @@ import { ApiError, invalidRequest } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { type CouponRejection, type CouponRow, couponRejection } from '../repositories/coupons.js';
 import { findProductsByIds, type ProductRow } from '../repositories/products.js';
-import type { QuoteItemRow } from '../repositories/quotes.js';
+import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
 import type { Org } from './orgs.js';
 
 /** A line with everything known about it before totals. */
@@ -215,4 +215,14 @@ export function itemRows(lines: ResolvedLine[], totals: Totals): QuoteItemRow[] 
       impuesto: computed.tax,
     };
   });
+}
+
+/** The discount a quote's totals are computed with: its coupon's, else the one it was given. */
+export async function quoteDiscount(tx: Queryable, quote: QuoteRow): Promise<Discount | null> {
+  if (!quote.coupon_id) return quote.descuento_solicitado;
+  const [coupon] = await tx.query<{ tipo: Discount['tipo']; valor: number }>(
+    'SELECT tipo, valor FROM coupons WHERE id = $1',
+    [quote.coupon_id],
+  );
+  return coupon ?? null;
 }

@@ -1,4 +1,4 @@
-import type { Discount, PaymentPlan, QuoteLineRequest } from '@svc/core';
+import type { PaymentPlan, QuoteLineRequest } from '@svc/core';
 import type { Database, Queryable } from '../db/database.js';
 import { invalidRequest, invalidState, notFound } from '../errors.js';
 import { findClientById } from '../repositories/clients.js';
@@ -18,8 +18,9 @@ import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
 import { paymentFields, payQuoteInTx, setPaymentPlan } from './payments.js';
-import { itemRows, resolveLines, totalsFor } from './pricing.js';
+import { itemRows, quoteDiscount, resolveLines, totalsFor } from './pricing.js';
 import { breakQuotePromises, createPromise, promiseEvents } from './promises.js';
+import { addQuoteMessage, conversationFields } from './quote-conversation.js';
 import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
 import { invoiceQuote } from './quote-invoicing.js';
 import { sendQuoteInTx } from './quote-sending.js';
@@ -38,6 +39,7 @@ export const QUOTE_ACTIONS = [
   'invoice',
   'pay',
   'promise',
+  'comment',
 ] as const;
 export type QuoteAction = (typeof QUOTE_ACTIONS)[number];
 
@@ -55,6 +57,9 @@ export interface ActionRequest {
   fecha?: string;
   referencia?: string;
   fecha_promesa?: string;
+  /** comment: the seller's message, and the line it is about. */
+  mensaje?: string;
+  item_id?: string;
 }
 
 /** Simple moves: source states, target state and event (design.md section 5). */
@@ -119,6 +124,11 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
       await createPromise(tx, current, promise, { actor, now });
       return current;
     }
+    if (action === 'comment') {
+      const message = { autor: 'vendedor' as const, mensaje: request.mensaje!, item_id: request.item_id };
+      await addQuoteMessage(tx, current, message, actor);
+      return current;
+    }
     if (action === 'approve_discount' || action === 'reject_discount') {
       if (current.approval_status !== 'pending') {
         throw invalidState('This quote is not waiting for internal approval. Nothing was changed.');
@@ -172,6 +182,7 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
   const detail = {
     ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret'),
     ...(await paymentFields(deps.db, quote)),
+    ...(await conversationFields(deps.db, quote)),
   };
   return email ? { ...detail, email } : detail;
 }
@@ -187,14 +198,7 @@ async function reprice(
   const scope = { orgId: org.id, mode: quote.mode };
   if (request.items) {
     const lines = await resolveLines(tx, scope, org, request.items, quote.moneda, { publishable });
-    let discount: Discount | null = quote.descuento_solicitado;
-    if (quote.coupon_id) {
-      const [coupon] = await tx.query<{ tipo: Discount['tipo']; valor: number }>(
-        'SELECT tipo, valor FROM coupons WHERE id = $1',
-        [quote.coupon_id],
-      );
-      discount = coupon ?? null;
-    }
+    const discount = await quoteDiscount(tx, quote);
     const totals = totalsFor(lines, {
       currency: quote.moneda,
       ivaIncluido: quote.iva_incluido,
@@ -277,6 +281,7 @@ export async function runTestHelper(
   return {
     ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, true),
     ...(await paymentFields(deps.db, quote)),
+    ...(await conversationFields(deps.db, quote)),
   };
 }
 
@@ -316,29 +321,18 @@ export async function findPublicQuote(db: Queryable, token: string) {
 }
 
 /**
- * The client's moves on the public link: the first opening of a sent quote marks it viewed;
- * approve and reject from sent or viewed. Returns the quote after the move.
+ * The first opening of a sent quote on its public link marks it viewed (`quote.viewed`, actor
+ * `client`); any later opening changes nothing. Returns the quote after the move.
  */
-export async function clientMove(
-  db: Database,
-  token: string,
-  move: 'open' | 'approve' | 'reject',
-): Promise<QuoteRow | undefined> {
+export async function markViewed(db: Database, token: string): Promise<QuoteRow | undefined> {
   return db.transaction(async (tx) => {
     const quote = await findQuoteByToken(tx, token, true);
-    if (!quote || quote.status === 'draft') return undefined;
-    const target: Record<typeof move, { from: QuoteStatus[]; to: QuoteStatus; type: string }> = {
-      open: { from: ['sent'], to: 'viewed', type: 'quote.viewed' },
-      approve: { from: ['sent', 'viewed'], to: 'approved', type: 'quote.approved' },
-      reject: { from: ['sent', 'viewed'], to: 'rejected', type: 'quote.rejected' },
-    };
-    const { from, to, type } = target[move];
-    if (!from.includes(quote.status)) return quote;
-    const moved = await updateQuote(tx, quote.id, { status: to });
+    if (quote?.status !== 'sent') return quote;
+    const moved = await updateQuote(tx, quote.id, { status: 'viewed' });
     await insertEvent(tx, {
       orgId: quote.org_id,
       mode: quote.mode,
-      type,
+      type: 'quote.viewed',
       object: 'quote',
       objectId: quote.id,
       data: quoteEventData(moved),

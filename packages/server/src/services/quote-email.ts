@@ -84,3 +84,42 @@ export async function deliverQueuedEmail(
     return { sent: false, skipped: 'smtp_error' };
   }
 }
+
+/** The seller's notice of a client's message, in the organization's language. */
+const SELLER_NOTICE: Record<Lang, { subject: (client: string, folio: string) => string; offer: string }> = {
+  es: { subject: (client, folio) => `Nuevo mensaje de ${client} sobre ${folio}`, offer: 'Contraoferta' },
+  en: { subject: (client, folio) => `New message from ${client} about ${folio}`, offer: 'Counteroffer' },
+  pt: { subject: (client, folio) => `Nova mensagem de ${client} sobre ${folio}`, offer: 'Contraproposta' },
+  fr: { subject: (client, folio) => `Nouveau message de ${client} sur ${folio}`, offer: 'Contre-offre' },
+  de: { subject: (client, folio) => `Neue Nachricht von ${client} zu ${folio}`, offer: 'Gegenangebot' },
+};
+
+/**
+ * Writes the seller's e-mail about a client's new message into the outbox, in the message's
+ * transaction (design.md section 14). It goes out after commit for live quotes with an SMTP server
+ * and the organization's notice address (`email_avisos`); otherwise it stays in the outbox with the
+ * reason. The message is plain text and stays so: the e-mail has no HTML part.
+ */
+export async function queueSellerNotice(
+  tx: Queryable,
+  options: { quote: QuoteRow; org: Org; mensaje: string; propuesta: string | null; smtp: boolean },
+): Promise<QueuedEmail | null> {
+  const { quote, org } = options;
+  const notice = SELLER_NOTICE[org.locale as Lang] ?? SELLER_NOTICE.es;
+  const subject = notice.subject(quote.cliente_nombre, quote.folio);
+  const text = `${subject}\n\n${options.mensaje}\n${options.propuesta ? `\n${notice.offer}: ${options.propuesta}\n` : ''}`;
+  const to = org.email_avisos;
+  const skipped = !to
+    ? 'no_seller_email'
+    : quote.mode === 'test'
+      ? 'test_mode'
+      : !options.smtp
+        ? 'no_smtp'
+        : null;
+  const [row] = await tx.query<{ id: string }>(
+    `INSERT INTO email_outbox (org_id, mode, quote_id, to_email, subject, body, status, skipped_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [org.id, quote.mode, quote.id, to, subject, text, skipped ? 'skipped' : 'pending', skipped],
+  );
+  return skipped ? null : { outboxId: row!.id, to: to!, subject, text };
+}

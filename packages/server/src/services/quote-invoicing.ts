@@ -29,7 +29,8 @@ export async function invoiceQuote(deps: AppDeps, auth: KeyWithOrg, id: string) 
       const current = await findQuote(tx, scope, id, true);
       if (!current) throw notFound('Quote');
       if (!allowed.includes(current.status)) throw wrong(current.status);
-      const items = await findQuoteItems(tx, current.id);
+      // Lines the client declined in a partial approval are not invoiced.
+      const items = (await findQuoteItems(tx, current.id)).filter((item) => !item.declinada);
       const invoice = await invoiceFromQuote(deps, auth, tx, current, items, provider);
       const quote = await updateQuote(tx, current.id, { status: 'invoiced' });
       await insertEvent(tx, {

@@ -60,6 +60,8 @@ export function quoteDetail(
     enviada: quote.sent_at,
     ...(secret ? { notas: quote.notas } : {}),
     items: items.map((item) => ({
+      id: item.id,
+      declinada: item.declinada ?? false,
       descripcion: item.descripcion,
       cantidad: item.cantidad,
       unidad: item.unidad,

@@ -29,6 +29,7 @@ import type { Org } from './orgs.js';
 import { paymentFields, setPaymentPlan } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { couponCheck, couponError, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
+import { conversationFields } from './quote-conversation.js';
 import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
 import { sendQuoteInTx } from './quote-sending.js';
 import { publicLink, quoteDetail, quoteEventData, quoteEventSummary, quoteListItem } from './quote-view.js';
@@ -424,5 +425,6 @@ export async function getQuoteDetail(deps: AppDeps, auth: KeyWithOrg, id: string
   return {
     ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret'),
     ...(await paymentFields(deps.db, quote)),
+    ...(await conversationFields(deps.db, quote)),
   };
 }

@@ -144,6 +144,8 @@ async function createDemoOrg(db: Database, catalog: DemoCatalog): Promise<Org> {
       terminos: o.terminos,
       vigencia_dias: o.vigencia_dias,
       approval_discount_pct: 30,
+      // The seller's inbox for clients' messages on quote pages (test mode keeps them in the outbox).
+      email_avisos: 'ventas@estudio-nopal.example',
       widget: {
         custom_items: true,
         ai_draft: true,

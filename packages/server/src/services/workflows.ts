@@ -4,7 +4,6 @@ import { ApiError, invalidState, notFound } from '../errors.js';
 import { REMINDER } from '../i18n/collections.js';
 import type { Lang } from '../i18n/messages.js';
 import { findClientById } from '../repositories/clients.js';
-import { insertEvent } from '../repositories/events.js';
 import { findInvoice, type InvoiceRow } from '../repositories/invoices.js';
 import { findQuote, type QuoteRow } from '../repositories/quotes.js';
 import { findWorkflow, listWorkflows, type WorkflowRow } from '../repositories/workflows.js';
@@ -15,9 +14,10 @@ import { markUncollectibleInTx } from './invoices.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
 import { balanceOf, isoDay } from './payments.js';
+import { addQuoteMessage } from './quote-conversation.js';
 import { deliverQueuedEmail, type QueuedEmail } from './quote-email.js';
 import { addDays, sendQuoteInTx } from './quote-sending.js';
-import { publicLink, quoteEventData } from './quote-view.js';
+import { publicLink } from './quote-view.js';
 import { apiActor } from './quotes.js';
 import { createTaskInTx } from './tasks.js';
 
@@ -178,28 +178,16 @@ async function runQuoteStep(
       return sent.quote;
     }
     case 'add_comment':
-      await addSellerComment(tx, quote, fill(step.mensaje, names), context.actor);
+      await addQuoteMessage(
+        tx,
+        quote,
+        { autor: 'vendedor', mensaje: fill(step.mensaje, names) },
+        context.actor,
+      );
       return quote;
     default:
       throw invalidState(`${step.tipo}: not a step of quote workflows. Nothing was changed.`);
   }
-}
-
-/**
- * A seller's comment on a quote (`quote.comment_added`, `autor` `vendedor`). The quote's
- * conversation is engineer i23's (quote action `comment`); until it is merged the comment is the
- * event alone.
- */
-export async function addSellerComment(tx: Queryable, quote: QuoteRow, mensaje: string, actor: string) {
-  await insertEvent(tx, {
-    orgId: quote.org_id,
-    mode: quote.mode,
-    type: 'quote.comment_added',
-    object: 'quote',
-    objectId: quote.id,
-    data: { ...quoteEventData(quote), autor: 'vendedor', mensaje, item_id: null },
-    actor,
-  });
 }
 
 /** Writes a payment reminder to the client into the e-mail outbox (sent after commit, live only). */

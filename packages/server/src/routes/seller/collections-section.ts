@@ -2,6 +2,7 @@ import { formatMoney } from '@svc/core';
 import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { ApiError } from '../../errors.js';
+import { sameOrigin } from '../../http/same-origin.js';
 import { isUuid } from '../../ids.js';
 import type { CurrencyReceivables } from '../../repositories/collections.js';
 import { getCollections } from '../../services/collections.js';
@@ -74,14 +75,6 @@ ${tasks.data.length === 0 ? html`<p>Sin tareas pendientes.</p>` : ''}
       html`<form method="post" action="/demo/seller/workflows/${w.id}" class="inline"><button type="submit"${w.activo ? '' : ' disabled'}>${w.nombre}</button></form> `,
   )}</p></section>`;
 }
-
-/** A form post from another site is refused: the browser says where it comes from. */
-const sameOrigin = (c: Context<AppEnv>) => {
-  const site = c.req.header('sec-fetch-site');
-  if (site !== undefined) return site === 'same-origin' || site === 'none';
-  const origin = c.req.header('origin');
-  return origin === undefined || origin === new URL(c.req.url).origin;
-};
 
 /**
  * The section's form handlers: complete a task, run a workflow (a quote workflow on the latest

@@ -1,0 +1,213 @@
+import { formatMoney, termLabel } from '@svc/core';
+import { html } from 'hono/html';
+import { LANGS, type Lang, MESSAGES } from '../i18n/messages.js';
+import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
+import type { QuoteMessage } from '../repositories/quote-messages.js';
+import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
+import type { Org } from '../services/orgs.js';
+import { type paymentFields, planText } from '../services/payments.js';
+import { brandHref } from './public-styles.js';
+
+/** Everything the public quote page shows, read by the route. */
+export interface QuotePageView {
+  quote: QuoteRow;
+  items: QuoteItemRow[];
+  org: Org;
+  lang: Lang;
+  payments: Awaited<ReturnType<typeof paymentFields>>;
+  conversation: QuoteMessage[];
+  /** The value of every form's CSRF field. */
+  csrf: string;
+  /** Today (UTC, `YYYY-MM-DD`): the earliest date a promise can name. */
+  today: string;
+  /** What the last form did (role=status), or why it was refused (role=alert). */
+  notice?: string | undefined;
+  error?: string | undefined;
+  /** What the client typed, given back after a refusal so nothing is lost. */
+  values?: Record<string, string> | undefined;
+}
+
+/**
+ * The public quote page (design.md section 14): the quote, the client's decision on all or some
+ * of its lines with an electronic acceptance, the payment plan and promises, the conversation with
+ * counteroffers, and the PDF. Plain HTML forms, no script: it works without JavaScript under the
+ * page's strict CSP, and every form carries the CSRF value.
+ */
+export function quotePage(view: QuotePageView) {
+  const { quote, items, org, lang, payments, conversation, csrf, values = {} } = view;
+  const m = MESSAGES[lang];
+  const p = QUOTE_PAGE_MESSAGES[lang];
+  // Formats follow the merchant's country: Spanish in Mexico writes $24,500.00, in Spain 24.500,00 €.
+  const locale = `${lang}-${org.country}`;
+  const money = (n: number) => formatMoney(n, quote.moneda, locale);
+  const number = (n: number) => new Intl.NumberFormat(locale).format(n);
+  const day = (iso: string) =>
+    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
+      new Date(`${iso}T00:00:00Z`),
+    );
+  const moment = (iso: string) =>
+    `${new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC`;
+  const open = quote.status === 'sent' || quote.status === 'viewed';
+  const negotiable = open || quote.status === 'expired';
+  const declined = items.some((item) => item.declinada);
+  const action = (name: string) => `/q/${quote.token}/${name}?lang=${lang}`;
+  const csrfField = html`<input type="hidden" name="csrf" value="${csrf}">`;
+  const lineName = (id: string | null) => items.find((item) => item.id === id)?.descripcion;
+  const statusText: Partial<Record<QuoteRow['status'], string>> = {
+    approved: declined ? p.partiallyApproved : m.approved,
+    rejected: m.rejected,
+    expired: m.expired,
+    paid: m.paid,
+    invoiced: m.decided,
+  };
+
+  const lines = html`<table><caption class="sr-only">${m.quote} ${quote.folio}</caption><thead><tr><th scope="col">${m.description}</th><th scope="col" class="n">${m.quantity}</th><th scope="col" class="n">${m.unitPrice}</th><th scope="col" class="n">${m.amount}</th></tr></thead>
+<tbody>${items.map((item) => {
+    const price = money(item.precio_negociado ?? item.precio_unitario);
+    return html`<tr class="line${item.declinada ? ' declined' : ''}"><td class="d">${item.descripcion}${item.declinada ? html`<span class="tag">${p.declined}</span>` : ''}</td><td class="n q">${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}<span class="each"> × ${price}</span></td><td class="n p">${price}</td><td class="n">${item.declinada ? '—' : money(item.importe)}</td></tr>`;
+  })}</tbody></table>
+<table class="totals"><tbody>
+<tr><td>${m.subtotal}</td><td class="n">${money(quote.subtotal)}</td></tr>
+${quote.descuento > 0 ? html`<tr><td>${m.discount}${quote.cupon ? ` (${quote.cupon})` : ''}</td><td class="n">−${money(quote.descuento)}</td></tr>` : ''}
+<tr><td>${m.tax}</td><td class="n">${money(quote.impuestos)}</td></tr>
+<tr class="total"><td>${m.total}</td><td class="n">${money(quote.total)}</td></tr>
+</tbody></table>`;
+
+  const decision = open
+    ? html`<section class="card" aria-labelledby="decide"><h2 id="decide">${p.decide}</h2>
+<form method="post" action="${action('approve')}" class="stack">${csrfField}
+<fieldset><legend>${p.linesToApprove}</legend><p class="hint">${p.linesHint}</p>
+${items.map(
+  (item) =>
+    html`<label class="check"><input type="checkbox" name="lineas" value="${item.id}" checked><span>${item.descripcion} · ${number(item.cantidad)} × ${money(item.precio_negociado ?? item.precio_unitario)}</span></label>`,
+)}</fieldset>
+<div class="field"><label for="nombre">${p.signerName}</label><input type="text" id="nombre" name="nombre" required maxlength="200" autocomplete="name" value="${values.nombre ?? ''}"></div>
+<div class="field"><label for="email">${p.signerEmail}</label><input type="email" id="email" name="email" required maxlength="254" autocomplete="email" value="${values.email ?? ''}"></div>
+<p class="hint">${p.acceptanceNote}</p>
+<div class="actions"><button class="primary" type="submit">${p.approveSelected}</button></div>
+</form>
+<h3>${p.rejectTitle}</h3>
+<form method="post" action="${action('reject')}" class="stack">${csrfField}
+<div class="field"><label for="motivo">${p.rejectReason}</label><textarea id="motivo" name="motivo" maxlength="2000">${values.motivo ?? ''}</textarea></div>
+<div class="actions"><button class="secondary" type="submit">${m.reject}</button></div>
+</form></section>`
+    : html`<p class="status">${statusText[quote.status] ?? m.decided}</p>${
+        quote.aceptacion
+          ? html`<p class="accepted">${p.acceptedBy(quote.aceptacion.nombre, quote.aceptacion.email, moment(quote.aceptacion.fecha))}</p>`
+          : ''
+      }${
+        quote.status === 'rejected' && quote.motivo_rechazo
+          ? html`<p class="accepted">${p.rejectedBecause}: ${quote.motivo_rechazo}</p>`
+          : ''
+      }`;
+
+  const stepName = (step: (typeof payments.calendario)[number]) =>
+    step.tipo === 'anticipo' ? p.deposit : step.tipo === 'cuota' ? p.installment(step.numero) : p.balanceDue;
+  const canPromise = quote.status === 'approved' && payments.saldo > 0;
+  const plan = html`<section class="card" aria-labelledby="plan"><h2 id="plan">${p.plan}</h2>
+<p>${planText(payments.plan_pagos, lang)}</p>
+<table><thead><tr><th scope="col">${m.description}</th><th scope="col">${p.payBy}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>
+${payments.calendario.map(
+  (step) =>
+    html`<tr><td>${stepName(step)}</td><td>${step.vence ? day(step.vence) : step.tipo === 'anticipo' ? p.onApproval : '—'}</td><td class="n">${money(step.monto)}</td></tr>`,
+)}</tbody></table>
+<dl class="meta"><div><dt>${p.paid}</dt><dd>${money(payments.pagado)}</dd></div><div><dt>${p.balance}</dt><dd>${money(payments.saldo)}</dd></div></dl>
+${
+  payments.pagos.length
+    ? html`<h3>${p.payments}</h3><ul>${payments.pagos.map((pay) => html`<li>${day(pay.fecha)} · ${money(pay.monto)}</li>`)}</ul>`
+    : ''
+}
+${
+  payments.promesas.length
+    ? html`<h3>${p.promises}</h3><ul>${payments.promesas.map((promise) => html`<li>${day(promise.fecha_promesa)} · ${money(promise.monto)} · ${p.promiseState[promise.estado]}</li>`)}</ul>`
+    : ''
+}
+${
+  canPromise
+    ? html`<h3>${p.promiseTitle}</h3><form method="post" action="${action('promise')}" class="stack">${csrfField}
+<div class="field"><label for="fecha_promesa">${p.promiseDate}</label><input type="date" id="fecha_promesa" name="fecha_promesa" required min="${view.today}" value="${values.fecha_promesa ?? ''}"></div>
+<div class="field"><label for="monto">${p.promiseAmount} (${quote.moneda})</label><input type="number" id="monto" name="monto" required min="0" step="any" max="${payments.saldo}" value="${values.monto ?? String(payments.saldo)}"></div>
+<div class="actions"><button class="secondary" type="submit">${p.promiseSubmit}</button></div></form>`
+    : ''
+}
+</section>`;
+
+  const chosenLine = values.item_id ?? '';
+  const chosenKind = values.tipo_propuesta ?? '';
+  const talk = html`<section class="card" aria-labelledby="talk"><h2 id="talk">${p.conversation}</h2>
+${
+  conversation.length
+    ? html`<ol class="messages">${conversation.map(
+        (message) =>
+          html`<li class="${message.autor}"><span class="who">${message.autor === 'vendedor' ? `${p.seller} · ${org.nombre}` : p.client}</span> <span class="when">${moment(message.created_at)}</span>${
+            message.item_id
+              ? html`<div class="when">${p.about}: ${lineName(message.item_id) ?? '—'}</div>`
+              : ''
+          }${
+            message.propuesta
+              ? html`<div><strong>${p.counteroffer}:</strong> ${Object.entries(message.propuesta).map(
+                  ([name, value]) =>
+                    `${name === 'cantidad' ? m.quantity : name === 'total' ? m.total : m.unitPrice} ${name === 'cantidad' ? number(value) : money(value)}`,
+                )}</div>`
+              : ''
+          }<p class="text">${message.mensaje}</p></li>`,
+      )}</ol>`
+    : html`<p class="hint">${p.noMessages}</p>`
+}
+<form method="post" action="${action('comment')}" class="stack">${csrfField}
+<div class="field"><label for="item_id">${p.about}</label><select id="item_id" name="item_id"><option value="">${p.wholeQuote}</option>${items.map(
+    (item) =>
+      html`<option value="${item.id}"${item.id === chosenLine ? ' selected' : ''}>${item.descripcion}</option>`,
+  )}</select></div>
+<div class="field"><label for="mensaje">${p.message}</label><textarea id="mensaje" name="mensaje" required maxlength="2000">${values.mensaje ?? ''}</textarea></div>
+${
+  negotiable
+    ? html`<fieldset><legend>${p.counteroffer}</legend>
+<div class="field"><label for="tipo_propuesta">${p.counterKind}</label><select id="tipo_propuesta" name="tipo_propuesta">${(
+        [
+          ['', p.noCounter],
+          ['precio_unitario', p.counterPrice],
+          ['cantidad', p.counterQuantity],
+          ['total', p.counterTotal],
+        ] as const
+      ).map(
+        ([value, label]) =>
+          html`<option value="${value}"${value === chosenKind ? ' selected' : ''}>${label}</option>`,
+      )}</select></div>
+<div class="field"><label for="valor">${p.counterValue}</label><input type="number" id="valor" name="valor" min="0" step="any" value="${values.valor ?? ''}"></div></fieldset>`
+    : ''
+}
+<div class="actions"><button class="primary" type="submit">${p.send}</button></div>
+</form></section>`;
+
+  return html`<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${m.quote} ${quote.folio} · ${org.nombre}</title>
+<link rel="stylesheet" href="/q/assets/quote.css"><link rel="stylesheet" href="${brandHref(org.brand_color)}"></head>
+<body><main>
+<header><h1>${m.quote} ${quote.folio}</h1><span class="merchant">${m.from} ${org.nombre}</span></header>
+<nav class="langs" aria-label="${p.language}">${LANGS.map(
+    (l) =>
+      html`<a href="?lang=${l}" lang="${l}" hreflang="${l}"${l === lang ? html` aria-current="page"` : ''}>${l.toUpperCase()}</a>`,
+  )}</nav>
+${view.notice ? html`<p class="status" role="status">${view.notice}</p>` : ''}
+${view.error ? html`<p class="alert" role="alert">${view.error}</p>` : ''}
+<div class="meta"><span>${quote.cliente_nombre}</span>${quote.vigencia ? html`<span>${m.validUntil}: ${day(quote.vigencia)}</span>` : ''}${
+    quote.terminos_codigo
+      ? html`<span>${m.terms}: ${termLabel(quote.terminos_codigo as never, lang)}</span>`
+      : ''
+  }</div>
+<section class="card" aria-label="${m.quote} ${quote.folio}">${lines}
+${org.widget.terms_text ? html`<p class="terms">${org.widget.terms_text}</p>` : ''}
+${open ? '' : decision}
+<p class="actions"><a class="button secondary" href="/q/${quote.token}/pdf?lang=${lang}">${m.downloadPdf}</a></p>
+</section>
+${open ? decision : ''}
+${plan}
+${talk}
+</main></body></html>`;
+}
+
+/** The page for an unknown token or a draft. */
+export const quoteNotFoundPage = (lang: Lang = 'es') =>
+  html`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${MESSAGES[lang].notFound}</title><link rel="stylesheet" href="/q/assets/quote.css"></head><body><main><section class="card"><h1>${MESSAGES[lang].notFound}</h1><p>${MESSAGES[lang].notFoundText}</p></section></main></body></html>`;
