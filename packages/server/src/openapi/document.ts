@@ -191,6 +191,11 @@ export function llmsText(baseUrl: string): string {
   );
   lines.push(
     '',
+    "## The client's side of a quote",
+    'On the public page /q/<token> (no JavaScript needed) the client approves all lines or some (declined lines stay with declinada: true; totals are recomputed over the approved ones; quote.approved carries parcial), with an electronic acceptance (aceptacion: nombre, email, fecha, ip), rejects with a reason (motivo_rechazo), writes in the conversation and counteroffers (quote.comment_added with autor, mensaje, item_id, tipo "contraoferta", propuesta {precio_unitario | cantidad | total}), and promises a payment date. Sellers answer with the quote action comment {mensaje, item_id?}; the detail lists conversacion. A counteroffer never changes the quote: answer it with resend and new items.',
+  );
+  lines.push(
+    '',
     '## Webhooks',
     'Deliveries are signed: X-Service-Signature-V1: t=<unix>,v1=<hex hmac-sha256(secret, "t.body")>. Verify with verifyWebhook() from @svc/server.',
     '',

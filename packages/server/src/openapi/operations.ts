@@ -140,7 +140,7 @@ export const OPERATIONS: Operation[] = [
     method: 'post',
     path: '/cotizaciones/{id}',
     summary:
-      'Run an action: send, resend, approve, reject, mark_paid, approve_discount, reject_discount, pay (monto, payment_method?, fecha?, referencia?), promise (fecha_promesa, monto), invoice (approved or paid quote → finalized invoice)',
+      "Run an action: send, resend, approve, reject, mark_paid, approve_discount, reject_discount, pay (monto, payment_method?, fecha?, referencia?), promise (fecha_promesa, monto), comment (mensaje 1-2000, item_id?: the seller's message in the quote conversation), invoice (approved or paid quote → finalized invoice)",
     tag: 'Quotes',
     scope: 'write',
     body: actionSchema,
