@@ -63,7 +63,8 @@ const counts = async () =>
     await t.db.query<{ n: string }>(
       `SELECT (SELECT count(*) FROM quotes) || '/' || (SELECT count(*) FROM clients) || '/' || (SELECT count(*) FROM products) || '/' ||
               (SELECT count(*) FROM webhook_endpoints) || '/' || (SELECT count(*) FROM events) || '/' || (SELECT sum(uses) FROM coupons) || '/' ||
-              (SELECT count(*) FROM invoices) || '/' || (SELECT count(*) FROM invoice_payments) || '/' || (SELECT count(*) FROM credit_notes) AS n`,
+              (SELECT count(*) FROM invoices) || '/' || (SELECT count(*) FROM invoice_payments) || '/' || (SELECT count(*) FROM credit_notes) || '/' ||
+              (SELECT count(*) FROM quote_messages) AS n`,
     )
   )[0]!.n;
 
@@ -164,6 +165,12 @@ const targets = () => [
     path: `/api/v1/cotizaciones/${gettingPaid.approvedId}`,
     key: t.seed.keys.sk_test_write,
     base: { action: 'promise', fecha_promesa: '2099-01-31', monto: 1 },
+  },
+  {
+    method: 'POST',
+    path: `/api/v1/cotizaciones/${gettingPaid.approvedId}`,
+    key: t.seed.keys.sk_test_write,
+    base: { action: 'comment', mensaje: 'hola' },
   },
   {
     method: 'POST',
