@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentOnPage } from '../services/client-decisions.js';
 import { expectError } from '../testing/assertions.js';
@@ -8,19 +5,11 @@ import { createTestContext, type TestContext } from '../testing/harness.js';
 
 let t: TestContext;
 let sk: string;
-let dir: string;
 beforeAll(async () => {
-  // The seller page works with the demo's keys file, as under npm start.
-  dir = mkdtempSync(join(tmpdir(), 'svc-conversation-'));
-  const file = join(dir, 'demo-keys.json');
-  t = await createTestContext({ env: { DEMO_KEYS_FILE: file } });
+  t = await createTestContext({ sellerPage: true });
   sk = t.seed.keys.sk_test_write;
-  writeFileSync(file, JSON.stringify({ keys: t.seed.keys }));
 });
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => t.close());
 
 type Json = Record<string, any>;
 const action = (id: string, body: Json, key = sk) =>

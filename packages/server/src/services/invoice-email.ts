@@ -7,7 +7,7 @@ import type { InvoiceRow } from '../repositories/invoices.js';
 import type { AppDeps } from '../types.js';
 import { balanceOf, invoiceLink } from './invoice-view.js';
 import type { Org } from './orgs.js';
-import type { QueuedEmail } from './quote-email.js';
+import { type QueuedEmail, queueEmail } from './quote-email.js';
 
 /**
  * Writes an invoice e-mail to the client into the outbox, inside the caller's transaction, in the
@@ -33,18 +33,14 @@ export async function queueInvoiceEmail(
     options.kind === 'invoice'
       ? m.emailBody(invoice.cliente_nombre, org.nombre, numero, money(invoice.total), due, link)
       : m.reminderBody(invoice.cliente_nombre, numero, money(balanceOf(invoice)), due, link);
-  const to = client?.email ?? null;
-  const skipped = !to
-    ? 'no_client_email'
-    : invoice.mode === 'test'
-      ? 'test_mode'
-      : !deps.mailer
-        ? 'no_smtp'
-        : null;
-  const [row] = await tx.query<{ id: string }>(
-    `INSERT INTO email_outbox (org_id, mode, quote_id, to_email, subject, body, status, skipped_reason)
-     VALUES ($1, $2, NULL, $3, $4, $5, $6, $7) RETURNING id`,
-    [org.id, invoice.mode, to, subject, text, skipped ? 'skipped' : 'pending', skipped],
-  );
-  return skipped ? null : { outboxId: row!.id, to: to!, subject, text };
+  const { queued } = await queueEmail(tx, {
+    orgId: org.id,
+    mode: invoice.mode,
+    quoteId: null,
+    to: client?.email ?? null,
+    subject,
+    text,
+    smtp: !!deps.mailer,
+  });
+  return queued;
 }

@@ -8,7 +8,7 @@ import type { Org } from './orgs.js';
 /** What happened to the e-mail of a sent quote (the `email` of the creation result). */
 export interface EmailOutcome {
   sent: boolean;
-  skipped?: 'no_smtp' | 'test_mode' | 'no_client_email' | 'smtp_error';
+  skipped?: SkipReason | 'smtp_error';
 }
 
 /** An e-mail queued in the outbox, to be sent after the transaction commits. */
@@ -17,6 +17,56 @@ export interface QueuedEmail {
   to: string;
   subject: string;
   text: string;
+}
+
+/** Why an e-mail stays in the outbox instead of going out. */
+export type SkipReason = 'no_client_email' | 'no_seller_email' | 'test_mode' | 'no_smtp';
+
+/**
+ * Writes an e-mail into the outbox, inside the caller's transaction. It is to go out (through SMTP,
+ * after the transaction commits) only in live mode, to an address, with an SMTP server; otherwise it
+ * stays in the outbox for the seller to read, with the reason (`missing` when there is no address).
+ * @returns the reason it stays, or the e-mail to send after commit
+ */
+export async function queueEmail(
+  tx: Queryable,
+  email: {
+    orgId: string;
+    mode: string;
+    quoteId: string | null;
+    to: string | null;
+    subject: string;
+    text: string;
+    smtp: boolean;
+    missing?: SkipReason;
+  },
+): Promise<{ skipped: SkipReason; queued: null } | { skipped: null; queued: QueuedEmail }> {
+  const skipped: SkipReason | null = !email.to
+    ? (email.missing ?? 'no_client_email')
+    : email.mode === 'test'
+      ? 'test_mode'
+      : !email.smtp
+        ? 'no_smtp'
+        : null;
+  const [row] = await tx.query<{ id: string }>(
+    `INSERT INTO email_outbox (org_id, mode, quote_id, to_email, subject, body, status, skipped_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [
+      email.orgId,
+      email.mode,
+      email.quoteId,
+      email.to,
+      email.subject,
+      email.text,
+      skipped ? 'skipped' : 'pending',
+      skipped,
+    ],
+  );
+  if (skipped) return { skipped, queued: null };
+  return {
+    skipped: null,
+    queued: { outboxId: row!.id, to: email.to!, subject: email.subject, text: email.text },
+  };
 }
 
 /**
@@ -39,29 +89,16 @@ export async function queueQuoteEmail(
     formatMoney(quote.total, quote.moneda, lang),
     link,
   );
-  const skipped: EmailOutcome['skipped'] | undefined = !clientEmail
-    ? 'no_client_email'
-    : quote.mode === 'test'
-      ? 'test_mode'
-      : !options.smtp
-        ? 'no_smtp'
-        : undefined;
-  const [row] = await tx.query<{ id: string }>(
-    `INSERT INTO email_outbox (org_id, mode, quote_id, to_email, subject, body, status, skipped_reason)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [
-      org.id,
-      quote.mode,
-      quote.id,
-      clientEmail,
-      subject,
-      text,
-      skipped ? 'skipped' : 'pending',
-      skipped ?? null,
-    ],
-  );
-  if (skipped) return { outcome: { sent: false, skipped }, queued: null };
-  return { outcome: { sent: false }, queued: { outboxId: row!.id, to: clientEmail!, subject, text } };
+  const { skipped, queued } = await queueEmail(tx, {
+    orgId: org.id,
+    mode: quote.mode,
+    quoteId: quote.id,
+    to: clientEmail,
+    subject,
+    text,
+    smtp: options.smtp,
+  });
+  return { outcome: skipped ? { sent: false, skipped } : { sent: false }, queued };
 }
 
 /** Sends a queued e-mail after commit and records the result in the outbox. */
@@ -108,18 +145,15 @@ export async function queueSellerNotice(
   const notice = SELLER_NOTICE[org.locale as Lang] ?? SELLER_NOTICE.es;
   const subject = notice.subject(quote.cliente_nombre, quote.folio);
   const text = `${subject}\n\n${options.mensaje}\n${options.propuesta ? `\n${notice.offer}: ${options.propuesta}\n` : ''}`;
-  const to = org.email_avisos;
-  const skipped = !to
-    ? 'no_seller_email'
-    : quote.mode === 'test'
-      ? 'test_mode'
-      : !options.smtp
-        ? 'no_smtp'
-        : null;
-  const [row] = await tx.query<{ id: string }>(
-    `INSERT INTO email_outbox (org_id, mode, quote_id, to_email, subject, body, status, skipped_reason)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [org.id, quote.mode, quote.id, to, subject, text, skipped ? 'skipped' : 'pending', skipped],
-  );
-  return skipped ? null : { outboxId: row!.id, to: to!, subject, text };
+  const { queued } = await queueEmail(tx, {
+    orgId: org.id,
+    mode: quote.mode,
+    quoteId: quote.id,
+    to: org.email_avisos,
+    subject,
+    text,
+    smtp: options.smtp,
+    missing: 'no_seller_email',
+  });
+  return queued;
 }

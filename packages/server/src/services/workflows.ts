@@ -15,7 +15,7 @@ import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
 import { balanceOf, isoDay } from './payments.js';
 import { addQuoteMessage } from './quote-conversation.js';
-import { deliverQueuedEmail, type QueuedEmail } from './quote-email.js';
+import { deliverQueuedEmail, type QueuedEmail, queueEmail } from './quote-email.js';
 import { addDays, sendQuoteInTx } from './quote-sending.js';
 import { publicLink } from './quote-view.js';
 import { apiActor } from './quotes.js';
@@ -213,28 +213,16 @@ async function queueReminder(
     reminder.balance,
     reminder.link,
   );
-  const skipped = !reminder.to
-    ? 'no_client_email'
-    : context.mode === 'test'
-      ? 'test_mode'
-      : !context.deps.mailer
-        ? 'no_smtp'
-        : null;
-  const [row] = await tx.query<{ id: string }>(
-    `INSERT INTO email_outbox (org_id, mode, quote_id, to_email, subject, body, status, skipped_reason)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-    [
-      context.org.id,
-      context.mode,
-      reminder.quoteId,
-      reminder.to,
-      subject,
-      text,
-      skipped ? 'skipped' : 'pending',
-      skipped,
-    ],
-  );
-  if (!skipped) context.emails.push({ outboxId: row!.id, to: reminder.to!, subject, text });
+  const { queued } = await queueEmail(tx, {
+    orgId: context.org.id,
+    mode: context.mode,
+    quoteId: reminder.quoteId,
+    to: reminder.to,
+    subject,
+    text,
+    smtp: !!context.deps.mailer,
+  });
+  if (queued) context.emails.push(queued);
 }
 
 async function runOnInvoice(tx: Queryable, workflow: WorkflowRow, id: string, context: RunContext) {

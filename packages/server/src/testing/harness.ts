@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -22,6 +22,8 @@ export interface TestContextOptions {
   drafter?: import('../drafting/types.js').Drafter;
   /** Extra environment for {@link readConfig}. */
   env?: Record<string, string>;
+  /** Serves the demo seller page, as `npm start` does: the seed's keys in a demo keys file. */
+  sellerPage?: boolean;
 }
 
 /** A fresh database of the backend under test, with the demo seed, and the app over it. */
@@ -83,10 +85,12 @@ export async function openTestDatabase(): Promise<{ db: Database; cleanup: () =>
 /** Builds a {@link TestContext}: one per test file (`beforeAll`), an organization per concern. */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const { db, cleanup } = await openTestDatabase();
+  const keysDir = options.sellerPage ? mkdtempSync(join(tmpdir(), 'svc-seller-')) : undefined;
   const config = readConfig({
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://svc.test',
     TRUST_PROXY: '1',
+    ...(keysDir ? { DEMO_KEYS_FILE: join(keysDir, 'demo-keys.json') } : {}),
     ...options.env,
   });
   const keys = new KeyStore(db);
@@ -111,6 +115,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       'https://*.nopal.example',
     ],
   });
+  if (keysDir) writeFileSync(join(keysDir, 'demo-keys.json'), JSON.stringify({ keys: seed.keys }));
   return {
     db,
     deps,
@@ -132,6 +137,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     async close() {
       await keys.stop();
       await cleanup();
+      if (keysDir) rmSync(keysDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,25 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../testing/harness.js';
 
 let t: TestContext;
-let dir: string;
 let sk: string;
-type Json = Record<string, any>;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-seller-'));
-  const file = join(dir, 'demo-keys.json');
-  t = await createTestContext({ env: { DEMO_KEYS_FILE: file } });
+  t = await createTestContext({ sellerPage: true });
   sk = t.seed.keys.sk_test_write;
-  writeFileSync(file, JSON.stringify({ keys: t.seed.keys }));
 });
-afterAll(async () => {
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => t.close());
 
+type Json = Record<string, any>;
 const api = async (method: string, path: string, body?: unknown) =>
   ((await (await t.call(method, `/api/v1${path}`, { key: sk, body })).json()) as { data: Json }).data;
 const page = async () => (await t.app.request('/demo/seller')).text();
