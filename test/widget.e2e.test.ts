@@ -221,7 +221,9 @@ describe('<svc-quote-form> end to end', () => {
     ]);
     expect(await page.$eval(`tr[data-id="${quote.id}"] .status-cell`, (el) => el.textContent)).toBe('sent');
     await page.goto(link);
-    await page.click('button.primary');
+    await page.type('#nombre', 'Lucía Luna');
+    await page.type('#email', 'lucia@papeleria-luna.example');
+    await Promise.all([page.waitForNavigation(), page.click('form[action*="/approve"] button.primary')]);
     await page.waitForFunction(() => document.querySelector('.status') !== null);
     const detail = await (
       await fetch(`${server.url}/api/v1/cotizaciones/${quote.id}`, {
@@ -229,6 +231,10 @@ describe('<svc-quote-form> end to end', () => {
       })
     ).json();
     expect(detail.data.status).toBe('approved');
+    expect(detail.data.aceptacion).toMatchObject({
+      nombre: 'Lucía Luna',
+      email: 'lucia@papeleria-luna.example',
+    });
     await page.close();
   });
 
