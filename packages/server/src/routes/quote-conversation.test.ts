@@ -142,6 +142,17 @@ describe('the quote conversation through the API', () => {
   });
 });
 
+describe('approvals through the API', () => {
+  it('take the whole quote: quote.approved carries parcial: false', async () => {
+    const q = await sentQuote();
+    expect((await action(q.id, { action: 'approve' })).status).toBe(200);
+    const res = await t.call('GET', `/api/v1/events?object_id=${q.id}&type=quote.approved`, { key: sk });
+    const [approved] = ((await res.json()) as Json).data as Json[];
+    expect(approved!.data).toMatchObject({ parcial: false, status: 'approved' });
+    expect((await detail(q.id)).items.every((item: Json) => item.declinada === false)).toBe(true);
+  });
+});
+
 describe('the seller page', () => {
   it('shows a quote’s conversation escaped and lets the seller answer', async () => {
     const q = await sentQuote();

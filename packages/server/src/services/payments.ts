@@ -121,7 +121,7 @@ export async function payQuoteInTx(
   }
   if (current.status !== 'approved') {
     current = await updateQuote(tx, quote.id, { status: 'approved' });
-    await event('quote.approved', 'quote', quote.id, quoteEventData(current));
+    await event('quote.approved', 'quote', quote.id, { ...quoteEventData(current), parcial: false });
   }
 
   const { tipo, numero_cuota } = classifyPayment(plan, quote.total, quote.pagado, moneda);

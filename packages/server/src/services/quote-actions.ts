@@ -103,7 +103,8 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
     if (move) {
       if (!move.from.includes(current.status)) throw wrongState(current, action, move.from);
       const moved = await updateQuote(tx, current.id, { status: move.to });
-      await event(move.event, moved);
+      // An approval through the API takes the whole quote; the client's page may take part of it.
+      await event(move.event, moved, action === 'approve' ? { parcial: false } : {});
       // Paid in full outside the service: the promises still pending are kept.
       if (action === 'mark_paid')
         await promiseEvents(tx, 'promise.kept', await keepAllPromises(tx, current.id), actor);
