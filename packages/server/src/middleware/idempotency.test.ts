@@ -197,4 +197,36 @@ describe('idempotency', () => {
     const { data } = JSON.parse(stored!.response_body) as { data: { id: number } };
     expect((await t.db.query('SELECT 1 FROM test_writes WHERE id = $1', [data.id])).length).toBe(1);
   });
+
+  it('commits neither the writes nor the stored response when storing the response fails', async () => {
+    // The statement that stores the response fails for this one key, after the operation wrote.
+    await t.db.query(`
+      CREATE FUNCTION test_refuse_stored_response() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.idempotency_key = 'k-store-fails' AND NEW.response_body IS NOT NULL THEN
+          RAISE EXCEPTION 'storing the response failed';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await t.db.query(`
+      CREATE TRIGGER test_refuse_stored_response BEFORE INSERT OR UPDATE ON idempotency_keys
+      FOR EACH ROW EXECUTE FUNCTION test_refuse_stored_response()`);
+    try {
+      const failed = await post('/api/v1/__test/write', { label: 'unstored' }, 'k-store-fails');
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect(await count('unstored')).toBe(0);
+      const stored = await t.db.query(
+        `SELECT 1 FROM idempotency_keys WHERE idempotency_key = 'k-store-fails' AND response_body IS NOT NULL`,
+      );
+      expect(stored).toEqual([]);
+    } finally {
+      await t.db.query('DROP TRIGGER test_refuse_stored_response ON idempotency_keys');
+      await t.db.query('DROP FUNCTION test_refuse_stored_response()');
+    }
+    // Nothing was kept of the failed run: the same key runs again, once.
+    const retried = await post('/api/v1/__test/write', { label: 'unstored' }, 'k-store-fails');
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await count('unstored')).toBe(1);
+  });
 });
