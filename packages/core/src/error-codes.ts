@@ -1,6 +1,8 @@
 /**
  * Every error `code` the service answers with, as a list so that tests can go through all of
- * them (the widget's messages, for one).
+ * them (the widget's messages, for one). The spec's 402 `subscription_required` and 503
+ * `tax_catalog_unavailable` are not here: every operation is open to every plan, and tax rates
+ * come from the line, its product or the organization, never from a catalog that could be down.
  */
 export const ERROR_CODES = [
   'invalid_request',
@@ -10,7 +12,6 @@ export const ERROR_CODES = [
   'invalid_client',
   'missing_key',
   'invalid_key',
-  'subscription_required',
   'plan_limit_reached',
   'insufficient_scope',
   'integration_limit_reached',
@@ -26,7 +27,6 @@ export const ERROR_CODES = [
   'internal_error',
   'fx_unavailable',
   'fiscal_unavailable',
-  'tax_catalog_unavailable',
   'idempotency_unavailable',
   'service_unavailable',
 ] as const;

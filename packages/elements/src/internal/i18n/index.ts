@@ -68,7 +68,6 @@ const SHARED_ERROR_MESSAGE: Record<Exclude<ErrorCode, ErrorMessageKey>, ErrorMes
   invalid_idempotency_key: 'internal_error',
   invalid_url: 'internal_error',
   invalid_client: 'internal_error',
-  subscription_required: 'internal_error',
   plan_limit_reached: 'internal_error',
   integration_limit_reached: 'internal_error',
   not_found: 'internal_error',
@@ -77,7 +76,6 @@ const SHARED_ERROR_MESSAGE: Record<Exclude<ErrorCode, ErrorMessageKey>, ErrorMes
   api_quota_exceeded: 'rate_limited',
   fx_unavailable: 'service_unavailable',
   fiscal_unavailable: 'service_unavailable',
-  tax_catalog_unavailable: 'service_unavailable',
   idempotency_unavailable: 'service_unavailable',
 };
 
