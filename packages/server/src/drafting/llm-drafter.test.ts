@@ -92,7 +92,7 @@ describe('LLM drafter (OpenAI-compatible streaming over real HTTP)', () => {
     await run.catch(() => {});
     expect(items).toHaveLength(1);
     // The request to the model is aborted as soon as the drafter is, long before its 21 lines end.
-    await vi.waitFor(() => expect(server.clientAborts).toBe(1), { timeout: 500, interval: 10 });
+    await vi.waitFor(() => expect(server?.clientAborts).toBe(1), { timeout: 500, interval: 10 });
   });
 
   it('yields each proposal as soon as its line is complete', async () => {
