@@ -10,6 +10,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { launchChromium } from '../test/support/browser.js';
 import { cli, freePort, ROOT } from '../test/support/processes.js';
+import { BUDGETS, enforceBudgets } from './budgets.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -98,7 +99,7 @@ async function widget() {
   rows.push([
     'widget bundle (svc-elements.js)',
     `${size.raw} B raw, ${size.gzip} B gzip, ${size.brotli} B brotli`,
-    'budget 24 KB brotli (read strictly: 24,000 B)',
+    `budget ${BUDGETS.bundleBrotliBytes} B brotli (24 KB)`,
     '',
   ]);
 }
@@ -256,7 +257,7 @@ async function backend(kind: 'pglite' | 'postgres') {
     rows.push([
       `${kind}: first drafted item (HTTP, SSE)`,
       `p50 ${times[10]!.toFixed(1)} ms, p95 ${times[18]!.toFixed(1)} ms`,
-      'aim < 20 ms',
+      `budget ${BUDGETS.firstDraftedItemMs} ms (p50)`,
       '',
     ]);
     if (kind === 'pglite')
@@ -328,3 +329,4 @@ const table = [
 ].join('\n');
 console.log(table);
 writeFileSync(join(ROOT, 'bench/results.md'), `${table}\n`);
+enforceBudgets(results);

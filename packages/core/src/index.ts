@@ -1,6 +1,6 @@
 export { isCountryCode } from './countries.js';
 export { isCurrencyCode } from './currencies.js';
-export { docUrl, type ErrorCode } from './error-codes.js';
+export { docUrl, ERROR_CODES, type ErrorCode } from './error-codes.js';
 export {
   currencyExponent,
   formatMoney,

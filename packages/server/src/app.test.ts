@@ -30,6 +30,14 @@ describe('HTTP conventions', () => {
     await expectError(await t.call('GET', '/nothing-here'), 404, 'not_found');
   });
 
+  it('answers other methods than POST on the stateless agent interface with 405 method_not_allowed', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await t.call(method, '/mcp', { key: t.seed.keys.sk_test_write });
+      expect(res.headers.get('allow')).toBe('POST');
+      await expectError(res, 405, 'method_not_allowed');
+    }
+  });
+
   it('accepts the current Service-Version and refuses another with 400 invalid_request', async () => {
     const ok = await t.call('GET', '/api/v1/me', {
       key: t.seed.keys.sk_test_read,

@@ -168,17 +168,6 @@ describe('catalog drafter', () => {
     expect(lines('un isotipo', renamed)).toEqual(['LOGO×1']);
   });
 
-  it('sends the first item within 20 ms', async () => {
-    const drafter = createCatalogDrafter();
-    const times: number[] = [];
-    for (const prompt of ['Necesito 3 laptops y 10 horas de instalación', 'Quote for 2 4K monitors']) {
-      const start = performance.now();
-      for await (const _ of drafter.draft({ prompt, catalog: catalog.map((p) => ({ ...p })) })) break;
-      times.push(performance.now() - start);
-    }
-    expect(Math.min(...times)).toBeLessThan(20);
-  });
-
   it('keeps F1 above 0.9 on every set, and on every kind of case', async () => {
     for (const set of ['dev', 'extra', 'kinds']) {
       const result = await evaluate(loadCases(set));

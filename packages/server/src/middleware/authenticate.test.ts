@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION } from '../config.js';
 import { createApiKey, revokeApiKey } from '../services/api-keys.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
@@ -83,10 +84,45 @@ describe('authentication', () => {
     await expectError(await fromSocket('203.0.113.8'), 401, 'invalid_key');
   });
 
-  it('keeps the API version the key was created with', async () => {
-    const res = await me(t.seed.keys.sk_test_read);
+  it('pins a new key to the current API version and answers with the version the key stores', async () => {
+    const { key, record } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'secret',
+      mode: 'test',
+      scope: 'read',
+    });
+    const [stored] = await t.db.query<{ api_version: string }>(
+      'SELECT api_version FROM api_keys WHERE id = $1',
+      [record.id],
+    );
+    expect(stored?.api_version).toBe(API_VERSION);
+    const res = await me(key);
     const body = (await res.json()) as { data: { key: { api_version: string } } };
-    expect(body.data.key.api_version).toBe('2026-10-01');
+    expect(body.data.key.api_version).toBe(stored?.api_version);
+    expect(res.headers.get('service-version')).toBe(stored?.api_version);
+    // Naming that version explicitly is the same request.
+    expect((await me(key, { 'service-version': API_VERSION })).status).toBe(200);
+  });
+
+  it('refuses a Service-Version the service does not have with 400 invalid_request, before anything runs', async () => {
+    await expectError(
+      await me(t.seed.keys.sk_test_read, { 'service-version': '2020-01-01' }),
+      400,
+      'invalid_request',
+    );
+    const quotes = async () => (await t.db.query('SELECT 1 FROM quotes')).length;
+    const before = await quotes();
+    const created = await t.call('POST', '/api/v1/cotizaciones', {
+      key: t.seed.keys.sk_test_write,
+      headers: { 'service-version': '2099-01-01' },
+      body: {
+        items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 100 }],
+        cliente: { empresa: 'Versión SA' },
+      },
+    });
+    const error = await expectError(created, 400, 'invalid_request');
+    expect(error.error).toContain('2099-01-01');
+    expect(await quotes()).toBe(before);
   });
 });
 

@@ -45,6 +45,27 @@ const post = (path: string, body: unknown, idem?: string, extra: Record<string, 
     body,
     headers: idem === undefined ? extra : { 'idempotency-key': idem, ...extra },
   });
+/**
+ * Runs `fn` while the database refuses to write idempotency records matching `condition` (SQL
+ * over the row being written, `NEW`), as a database in trouble would.
+ */
+async function whileDatabaseRefuses(condition: string, fn: () => Promise<void>): Promise<void> {
+  await t.db.query(`
+    CREATE FUNCTION test_refuse_idempotency_row() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF ${condition} THEN RAISE EXCEPTION 'refused by the test'; END IF;
+      RETURN NEW;
+    END $$`);
+  await t.db.query(`
+    CREATE TRIGGER test_refuse_idempotency_row BEFORE INSERT OR UPDATE ON idempotency_keys
+    FOR EACH ROW EXECUTE FUNCTION test_refuse_idempotency_row()`);
+  try {
+    await fn();
+  } finally {
+    await t.db.query('DROP TRIGGER test_refuse_idempotency_row ON idempotency_keys');
+    await t.db.query('DROP FUNCTION test_refuse_idempotency_row()');
+  }
+}
 const count = async (label: string) =>
   (
     await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM test_writes WHERE label = $1', [label])
@@ -145,6 +166,20 @@ describe('idempotency', () => {
     }
   });
 
+  it('answers 503 idempotency_unavailable when the key cannot be reserved, and runs nothing', async () => {
+    await whileDatabaseRefuses(`NEW.idempotency_key = 'k-unreservable'`, async () => {
+      await expectError(
+        await post('/api/v1/__test/write', { label: 'unreserved' }, 'k-unreservable'),
+        503,
+        'idempotency_unavailable',
+      );
+    });
+    expect(await count('unreserved')).toBe(0);
+    const retried = await post('/api/v1/__test/write', { label: 'unreserved' }, 'k-unreservable');
+    expect(retried.status).toBe(200);
+    expect(await count('unreserved')).toBe(1);
+  });
+
   it('retakes a reservation abandoned by a dead process once it is stale, not before', async () => {
     const keyId = (
       await t.db.query<{ id: string }>('SELECT id FROM api_keys WHERE display = $1 LIMIT 1', [
@@ -196,5 +231,26 @@ describe('idempotency', () => {
     expect(stored?.state).toBe('done');
     const { data } = JSON.parse(stored!.response_body) as { data: { id: number } };
     expect((await t.db.query('SELECT 1 FROM test_writes WHERE id = $1', [data.id])).length).toBe(1);
+  });
+
+  it('commits neither the writes nor the stored response when storing the response fails', async () => {
+    // The statement that stores the response fails for this one key, after the operation wrote.
+    await whileDatabaseRefuses(
+      `NEW.idempotency_key = 'k-store-fails' AND NEW.response_body IS NOT NULL`,
+      async () => {
+        const failed = await post('/api/v1/__test/write', { label: 'unstored' }, 'k-store-fails');
+        expect(failed.status).toBeGreaterThanOrEqual(500);
+        expect(await count('unstored')).toBe(0);
+        const stored = await t.db.query(
+          `SELECT 1 FROM idempotency_keys WHERE idempotency_key = 'k-store-fails' AND response_body IS NOT NULL`,
+        );
+        expect(stored).toEqual([]);
+      },
+    );
+    // Nothing was kept of the failed run: the same key runs again, once.
+    const retried = await post('/api/v1/__test/write', { label: 'unstored' }, 'k-store-fails');
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await count('unstored')).toBe(1);
   });
 });

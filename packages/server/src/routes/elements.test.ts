@@ -342,6 +342,36 @@ describe('POST /elements/preview', () => {
     expect(data).toMatchObject({ moneda: 'USD', subtotal: 1324.32 });
   });
 
+  it('fails closed with 503 fx_unavailable without the exchange rate, writing nothing', async () => {
+    const orgId = t.seed.org.id;
+    const withoutRate = async (fn: () => Promise<void>) => {
+      await t.db.query(`UPDATE orgs SET widget = widget #- '{fx_rates,USD}' WHERE id = $1`, [orgId]);
+      t.deps.keys.invalidate(`org:${orgId}`);
+      try {
+        await fn();
+      } finally {
+        await t.db.query(
+          `UPDATE orgs SET widget = jsonb_set(widget, '{fx_rates,USD}', '18.5') WHERE id = $1`,
+          [orgId],
+        );
+        t.deps.keys.invalidate(`org:${orgId}`);
+      }
+    };
+    const inDollars = { items: [{ ...laptop(), precio_unitario: 1324.32 }], base_currency: 'USD' };
+    const quotes = await count('quotes');
+    await withoutRate(async () => {
+      await expectError(await asWidget('POST', '/api/v1/elements/preview', inDollars), 503, 'fx_unavailable');
+      await expectError(
+        await asWidget('POST', '/api/v1/cotizaciones', { ...inDollars, cliente: { empresa: 'Sin tipo SA' } }),
+        503,
+        'fx_unavailable',
+      );
+    });
+    expect(await count('quotes')).toBe(quotes);
+    // With the rate back, the same request prices as before.
+    expect((await asWidget('POST', '/api/v1/elements/preview', inDollars)).status).toBe(200);
+  });
+
   it('limits failed coupon attempts per IP so codes cannot be enumerated', async () => {
     const ip = { 'x-forwarded-for': '203.0.113.99' };
     for (let i = 0; i < 10; i++) {

@@ -73,16 +73,22 @@ describe('POST /cotizaciones', () => {
   });
 
   it('numbers folios per organization and mode', async () => {
-    const a = (await create({ items: [laptop()], cliente })).body.data.folio;
-    const b = (await create({ items: [laptop()], cliente })).body.data.folio;
-    expect(Number(b.slice(4))).toBe(Number(a.slice(4)) + 1);
-    const live = (
-      await create(
-        { items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 1 }], cliente },
-        t.seed.keys.sk_live_write,
-      )
-    ).body.data;
-    expect(live.folio).toBe('COT-000001');
+    const folioOf = async (key: string) =>
+      (await create({ items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 1 }], cliente }, key)).body
+        .data.folio as string;
+    const number = (folio: string) => Number(folio.slice(4));
+    const a = await folioOf(sk);
+    const b = await folioOf(sk);
+    expect(number(b)).toBe(number(a) + 1);
+    expect(number(b)).toBeGreaterThan(1);
+    // Every other organization and mode starts its own sequence, whatever this one is at ...
+    const others = t.seed.free_org.keys;
+    expect(await folioOf(others.sk_test_write)).toBe('COT-000001');
+    expect(await folioOf(others.sk_live_write)).toBe('COT-000001');
+    expect(await folioOf(t.seed.keys.sk_live_write)).toBe('COT-000001');
+    expect(await folioOf(others.sk_test_write)).toBe('COT-000002');
+    // ... and this one goes on from where it was.
+    expect(number(await folioOf(sk))).toBe(number(b) + 1);
   });
 
   it('finds the client by e-mail instead of creating it twice, and creates it the first time', async () => {
@@ -415,6 +421,7 @@ describe('POST /cotizaciones for a new client', () => {
 
 describe('GET /cotizaciones', () => {
   it('lists newest first with the spec fields and meta, filtered by status, folio and client', async () => {
+    const sentOne = (await create({ items: [laptop()], cliente, send: true })).body.data;
     const created = (
       await create({ items: [laptop()], cliente: { empresa: 'Listado SA', email: 'lista@x.example' } })
     ).body.data;
@@ -454,6 +461,7 @@ describe('GET /cotizaciones', () => {
     const sent = (await (
       await t.call('GET', `/api/v1/cotizaciones?status=sent`, { key: sk })
     ).json()) as Json;
+    expect(sent.data.map((q: Json) => q.id)).toContain(sentOne.id);
     expect(sent.data.every((q: Json) => q.status === 'sent')).toBe(true);
     // meta.total counts every match, whatever page is shown, an empty one past the end included.
     const [{ n }] = (await t.db.query<{ n: number }>(
@@ -549,12 +557,33 @@ describe('quote life cycle', () => {
 
   it('resends with new lines, recomputing totals, from sent, viewed or expired', async () => {
     const id = await newDraft();
+    const moveTo = async (action: 'open' | 'expire', status: string) => {
+      const res = await t.call('POST', `/api/v1/test_helpers/cotizaciones/${id}`, {
+        key: sk,
+        body: { action },
+      });
+      expect(((await res.json()) as Json).data.status).toBe(status);
+    };
+    const resend = async (extra: Json = {}) => {
+      const res = await act(id, 'resend', extra);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as Json).data;
+    };
     await act(id, 'send');
-    const res = await act(id, 'resend', { items: [laptop(2)], vigencia_dias: 30 });
-    const body = (await res.json()) as Json;
-    expect(body.data).toMatchObject({ status: 'sent', subtotal: 49000, total: 56840, vigencia_dias: 30 });
-    await t.call('POST', `/api/v1/test_helpers/cotizaciones/${id}`, { key: sk, body: { action: 'expire' } });
-    expect(((await (await act(id, 'resend')).json()) as Json).data.status).toBe('sent');
+    expect(await resend({ items: [laptop(2)], vigencia_dias: 30 })).toMatchObject({
+      status: 'sent',
+      subtotal: 49000,
+      total: 56840,
+      vigencia_dias: 30,
+    });
+    await moveTo('open', 'viewed');
+    expect(await resend({ items: [laptop(3)] })).toMatchObject({ status: 'sent', subtotal: 73500 });
+    await moveTo('expire', 'expired');
+    expect(await resend({ items: [laptop()] })).toMatchObject({ status: 'sent', subtotal: 24500 });
+    const events = (await (
+      await t.call('GET', `/api/v1/events?object_id=${id}&type=quote.updated`, { key: sk })
+    ).json()) as Json;
+    expect(events.data).toHaveLength(3);
   });
 
   it('rejects unknown actions and stray fields with 400', async () => {

@@ -23,7 +23,10 @@ export const resetHooks: ((
   orgId: string,
 ) => Promise<void>)[] = [];
 
-/** Deletes every record the organization made in test mode; live data is never touched. */
+/**
+ * Deletes every record the organization made in test mode, idempotency records of its test keys
+ * included; live data is never touched.
+ */
 export async function resetTestData(db: Database, orgId: string): Promise<Record<string, number>> {
   return db.transaction(async (tx) => {
     const deleted: Record<string, number> = {};
@@ -37,6 +40,13 @@ export async function resetTestData(db: Database, orgId: string): Promise<Record
     await tx.query(`DELETE FROM invoice_counters WHERE org_id = $1 AND mode = 'test'`, [orgId]);
     await tx.query('DELETE FROM fiscal_overrides WHERE org_id = $1', [orgId]);
     await tx.query(`UPDATE coupons SET uses = initial_uses WHERE org_id = $1 AND mode = 'test'`, [orgId]);
+    // A stored response names records that are gone now: replaying it would hand out a deleted
+    // quote, so the test keys' idempotency records go too and a retried key runs again.
+    await tx.query(
+      `DELETE FROM idempotency_keys
+       WHERE key_id IN (SELECT id FROM api_keys WHERE org_id = $1 AND mode = 'test')`,
+      [orgId],
+    );
     for (const hook of resetHooks) await hook(tx, orgId);
     return deleted;
   });

@@ -28,6 +28,7 @@ interface ClaimedJob {
   id: string;
   endpoint_id: string;
   event_id: string;
+  /** Attempts counted so far, the one this claim makes included. */
   attempts: number;
   manual: boolean;
 }
@@ -76,7 +77,9 @@ export async function deliveryBody(
 /**
  * Delivers webhook jobs. Several workers on several processes share the queue: each round claims
  * due jobs with `FOR UPDATE SKIP LOCKED` and a lease, so an attempt is never made twice at once,
- * and a job whose worker died (its lease expired) is claimed again and retried.
+ * and a job whose worker died (its lease expired) is claimed again and retried. The attempt is
+ * counted when it is claimed: a worker that dies mid-delivery may have reached the endpoint, so
+ * the retry after its lease is the next attempt, and no (event, attempt) pair is ever sent twice.
  */
 export class DeliveryWorker {
   readonly #deps: WorkerDeps;
@@ -131,7 +134,8 @@ export class DeliveryWorker {
   async #claim(): Promise<ClaimedJob[]> {
     const now = this.#deps.now();
     return this.#deps.db.query<ClaimedJob>(
-      `UPDATE webhook_jobs SET state = 'delivering', lease_until = $1::timestamptz + make_interval(secs => $3)
+      `UPDATE webhook_jobs SET state = 'delivering', attempts = attempts + 1,
+         lease_until = $1::timestamptz + make_interval(secs => $3)
        WHERE id IN (
          SELECT id FROM webhook_jobs
          WHERE (state = 'pending' AND next_at <= $1) OR (state = 'delivering' AND lease_until < $1)
@@ -148,13 +152,15 @@ export class DeliveryWorker {
     ]);
     const body = await deliveryBody(db, job.event_id, this.#deps.publicUrl);
     if (!endpoint || !body || endpoint.status !== 'active') {
-      await db.query(`UPDATE webhook_jobs SET state = 'cancelled', finished_at = now() WHERE id = $1`, [
-        job.id,
-      ]);
+      // Nothing is sent, so the attempt counted by the claim is given back.
+      await db.query(
+        `UPDATE webhook_jobs SET state = 'cancelled', attempts = $2, finished_at = now() WHERE id = $1`,
+        [job.id, job.attempts - 1],
+      );
       return;
     }
     const now = this.#deps.now();
-    const attempt = job.attempts + 1;
+    const attempt = job.attempts;
     const deliveryId = randomUUID();
     const eventId = (JSON.parse(body) as { id: string }).id;
     const secrets = [endpoint.secret];

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { sendDelivery } from './sender.js';
 
@@ -34,5 +36,47 @@ describe('sendDelivery', () => {
       },
     );
     expect(http).toMatchObject({ ok: false, error: expect.stringContaining('https') });
+
+    const receiver = createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as AddressInfo;
+    // Host names resolve to loopback here, as `localhost` does.
+    const send = (url: string, allowLoopback: boolean) =>
+      sendDelivery(
+        new URL(url),
+        '{}',
+        {},
+        {
+          resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+          allowLoopback,
+          timeoutMs: 1000,
+        },
+      );
+    try {
+      expect(await send(`http://127.0.0.1:${port}/hooks`, true)).toMatchObject({ ok: true, status: 204 });
+      expect(await send(`http://127.0.0.1:${port}/hooks`, false)).toMatchObject({
+        ok: false,
+        error: expect.stringContaining('internal'),
+      });
+      for (const url of [
+        `http://[::1]:${port}/hooks`,
+        `http://[::ffff:127.0.0.1]:${port}/hooks`,
+        `http://127.0.0.2:${port}/hooks`,
+        `http://localhost:${port}/hooks`,
+        `http://app.localhost:${port}/hooks`,
+        `http://loopback.example.com:${port}/hooks`,
+        `https://127.0.0.1:${port}/hooks`,
+      ]) {
+        const result = await send(url, true);
+        expect({ url, ok: result.ok, status: result.status, error: result.error }).toEqual({
+          url,
+          ok: false,
+          status: null,
+          error: expect.stringContaining('internal'),
+        });
+      }
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

@@ -35,6 +35,13 @@ async function receiver() {
   return { url, received, statuses, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+/** What identifies one delivery attempt as the receiver saw it. */
+const deliveryOf = (r: Received) => ({
+  event: r.headers['x-service-event-id'],
+  attempt: r.headers['x-service-attempt'],
+  delivery: r.headers['x-service-delivery-id'],
+});
+
 let t: TestContext;
 let worker: DeliveryWorker;
 let sk: string;
@@ -240,11 +247,14 @@ describe('deliveries', () => {
     expect(hook.received).toHaveLength(3);
     expect(hook.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3']);
     expect(new Set(hook.received.map((r) => r.body)).size).toBe(1);
-    expect(new Set(hook.received.map((r) => r.headers['x-service-delivery-id'])).size).toBe(3);
     const log = (await (
       await t.call('GET', `/api/v1/webhooks/${endpoint.id}/deliveries`, { key: sk })
     ).json()) as Json;
     expect(log.data.map((d: Json) => d.status_code)).toEqual([200, 500, 302]);
+    // Each attempt received is one entry of the log, named by its delivery id.
+    expect(hook.received.map(deliveryOf).reverse()).toEqual(
+      log.data.map((d: Json) => ({ event: d.event_id, attempt: String(d.attempt), delivery: d.delivery_id })),
+    );
     expect(log.data[2].response_excerpt).toContain('302');
     await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
   });
@@ -380,9 +390,13 @@ describe('deliveries', () => {
       batch: 2,
     });
     await Promise.all([worker.tick(), other.tick(), worker.tick(), other.tick()]);
-    const ids = hook.received.map((r) => r.headers['x-service-event-id']);
-    expect(ids).toHaveLength(6);
-    expect(new Set(ids).size).toBe(6);
+    // An attempt is an (event, attempt number) pair: each event once, as its first attempt.
+    const attempts = hook.received.map(
+      (r) => `${r.headers['x-service-event-id']} #${r.headers['x-service-attempt']}`,
+    );
+    expect(attempts).toHaveLength(6);
+    expect(new Set(attempts).size).toBe(6);
+    expect(attempts.every((a) => a.endsWith(' #1'))).toBe(true);
     await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
   });
 });

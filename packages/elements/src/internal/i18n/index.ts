@@ -1,11 +1,12 @@
+import type { ErrorCode } from '@svc/core';
 import { de } from './de.js';
 import { en } from './en.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
-import type { Messages } from './messages.js';
+import type { ErrorMessageKey, Messages } from './messages.js';
 import { pt } from './pt.js';
 
-export type { Messages } from './messages.js';
+export type { ErrorMessageKey, Messages } from './messages.js';
 
 /** The widget's languages. */
 export const LOCALES = ['es', 'en', 'pt', 'fr', 'de'] as const;
@@ -55,18 +56,37 @@ export function format(
   return chosen.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
 }
 
-/** Codes that share another code's message: what the person can do about them is the same. */
-const SAME_AS: Record<string, string> = {
+/**
+ * The message of each service error code without one of its own, because what the person can do
+ * about it is the same. Typed over every code of @svc/core, so a new code does not compile until
+ * it has a message of its own (in every language, see {@link ErrorMessageKey}) or one here.
+ */
+const SHARED_ERROR_MESSAGE: Record<Exclude<ErrorCode, ErrorMessageKey>, ErrorMessageKey> = {
   missing_key: 'invalid_key',
   insufficient_scope: 'origin_not_allowed',
   invalid_json: 'internal_error',
   invalid_idempotency_key: 'internal_error',
-  fx_unavailable: 'service_unavailable',
-  tax_catalog_unavailable: 'service_unavailable',
-  idempotency_unavailable: 'service_unavailable',
+  invalid_url: 'internal_error',
+  invalid_client: 'internal_error',
+  plan_limit_reached: 'internal_error',
+  integration_limit_reached: 'internal_error',
+  not_found: 'internal_error',
+  method_not_allowed: 'internal_error',
+  invalid_state: 'internal_error',
   api_quota_exceeded: 'rate_limited',
+  fx_unavailable: 'service_unavailable',
+  fiscal_unavailable: 'service_unavailable',
+  idempotency_unavailable: 'service_unavailable',
 };
 
-/** The message template for a service error code (unknown codes get the generic one). */
+/** The message a service error code is shown with, or undefined for a code this widget does not know. */
+export function errorMessageKey(code: string): ErrorMessageKey | undefined {
+  if (Object.hasOwn(SHARED_ERROR_MESSAGE, code)) {
+    return SHARED_ERROR_MESSAGE[code as keyof typeof SHARED_ERROR_MESSAGE];
+  }
+  return Object.hasOwn(es.errors, code) ? (code as ErrorMessageKey) : undefined;
+}
+
+/** The message template for a service error code (a code from a newer service gets the generic one). */
 export const errorTemplate = (t: Messages, code: string): string =>
-  t.errors[code] ?? t.errors[SAME_AS[code] ?? 'internal_error']!;
+  t.errors[errorMessageKey(code) ?? 'internal_error'];

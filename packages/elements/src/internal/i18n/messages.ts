@@ -6,8 +6,8 @@
 export interface Messages {
   loading: string;
   retry: string;
-  /** By error code of the service, plus `network`; `{detail}` is the server's own message. */
-  errors: Record<string, string>;
+  /** The error messages (see {@link ErrorMessageKey}); `{detail}` is the server's own message. */
+  errors: Record<ErrorMessageKey, string>;
   pickerLabel: string;
   pickerPlaceholder: string;
   noMatches: string;
@@ -63,3 +63,19 @@ export interface Messages {
   newQuote: string;
   awaitingApproval: string;
 }
+
+/**
+ * The error messages each language has: one per service error code the widget explains in its own
+ * words, plus `network` (the service could not be reached). Other codes share one of these.
+ */
+export type ErrorMessageKey =
+  | 'invalid_key'
+  | 'origin_not_allowed'
+  | 'rate_limited'
+  | 'invalid_request'
+  | 'payload_too_large'
+  | 'idempotency_in_progress'
+  | 'idempotency_key_reused'
+  | 'service_unavailable'
+  | 'internal_error'
+  | 'network';
