@@ -46,15 +46,15 @@ ${quote.items.map(
 <h2>Conversación</h2>
 ${
   quote.conversacion.length
-    ? html`<ol class="events" id="conversation">${quote.conversacion.map(
+    ? html`<ol class="conversation" id="conversation">${quote.conversacion.map(
         (m) =>
-          html`<li><strong>${m.autor}</strong> · ${m.created_at}${m.item_id ? html` · sobre ${lineName(m.item_id)}` : ''}${
+          html`<li class="${m.autor}"><strong>${m.autor === 'vendedor' ? 'Tú' : quote.cliente}</strong> · ${m.created_at.slice(0, 16).replace('T', ' ')} UTC${m.item_id ? html` · sobre ${lineName(m.item_id)}` : ''}${
             m.propuesta
-              ? html` · <strong>contraoferta</strong> ${Object.entries(m.propuesta)
+              ? html` · <strong>contraoferta</strong>: ${Object.entries(m.propuesta)
                   .map(([name, value]) => `${name} ${value}`)
                   .join(', ')}`
               : ''
-          }<br>${m.mensaje}</li>`,
+          }<p class="text">${m.mensaje}</p></li>`,
       )}</ol>`
     : html`<p>Sin mensajes.</p>`
 }
