@@ -1,11 +1,14 @@
-// The ceilings of `npm run bench`: a bare Hono JSON route, and a bare Hono route running one
-// transaction of four statements (BEGIN; INSERT; UPDATE … RETURNING; COMMIT) on the same kind of
-// database as the server under test. Usage: tsx bench/baseline.ts PORT (DATABASE_URL or DATA_DIR).
+// The ceilings of `npm run bench`: a bare Hono JSON route, a bare Hono route running one
+// transaction of four statements (BEGIN; INSERT; UPDATE … RETURNING; COMMIT), and bare routes
+// running the one read statement of a measured read route (see bench/read-ceilings.ts), on the
+// same kind of database as the server under test. Usage: tsx bench/baseline.ts PORT (DATABASE_URL
+// or DATA_DIR).
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createDatabase } from '../packages/server/src/db/database.js';
 import { openPglite } from '../packages/server/src/db/pglite.js';
 import { openPostgres } from '../packages/server/src/db/postgres.js';
+import { readCeilings } from './read-ceilings.js';
 
 const port = Number(process.argv[2]);
 const driver = process.env.DATABASE_URL
@@ -27,6 +30,7 @@ const sizedBody = (bytes: number) => {
   }
   return cached;
 };
+const reads = await readCeilings(db);
 const app = new Hono()
   .get('/bare', (c) => c.json(body))
   .get('/bare-sized/:bytes', (c) =>
@@ -44,7 +48,14 @@ const app = new Hono()
       return updated;
     });
     return c.json({ data: row });
-  });
+  })
+  .post('/bare-products', async (c) => {
+    const body = (await c.req.json()) as { items: unknown[] };
+    return c.json({ data: await reads.products(body.items.length) });
+  })
+  .get('/bare-quotes-page', async (c) =>
+    c.json({ data: await reads.quotePage(Number(c.req.query('limit'))) }),
+  );
 serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () =>
   process.stderr.write(`baseline listening on ${port}\n`),
 );

@@ -177,10 +177,11 @@ async function backend(kind: 'pglite' | 'postgres') {
         await (await fetch(`${api}/elements/config`, { headers: widgetHeaders })).arrayBuffer()
       ).byteLength;
       const ceilingSized = await load(`${bare}/bare-sized/${configBytes}`, connections);
-      const preview = await load(
-        `${api}/elements/preview`,
-        connections,
-        perClient(JSON.stringify({ ...basket, cupon: 'BIENVENIDA10' })),
+      const previewBody = JSON.stringify({ ...basket, cupon: 'BIENVENIDA10' });
+      // Each read route next to its fair ceiling, its one read statement in a bare route.
+      const [ceilingProducts, preview] = await alternately(
+        () => load(`${bare}/bare-products`, connections, perClient(previewBody)),
+        () => load(`${api}/elements/preview`, connections, perClient(previewBody)),
       );
       const [ceilingWrite, create] = await alternately(
         () => load(`${bare}/bare-tx`, connections, { method: 'POST' }),
@@ -202,22 +203,34 @@ async function backend(kind: 'pglite' | 'postgres') {
         connections,
         perClient(widgetSubmission, () => ({ 'idempotency-key': randomUUID() })),
       );
-      const list = await load(`${api}/cotizaciones?limit=20`, connections, {
-        headers: { authorization: `Bearer ${seed.keys.sk_test_write}` },
-      });
+      const [ceilingPage, list] = await alternately(
+        () => load(`${bare}/bare-quotes-page?limit=20`, connections),
+        () =>
+          load(`${api}/cotizaciones?limit=20`, connections, {
+            headers: { authorization: `Bearer ${seed.keys.sk_test_write}` },
+          }),
+      );
+      const ceilingNames = new Map<Load, string>([
+        [ceilingRead, 'bare JSON'],
+        [ceilingWrite, 'bare 4-statement tx'],
+        [ceilingProducts, 'bare read of the same products'],
+        [ceilingPage, 'bare read of the same page'],
+      ]);
       const entries = {
         'GET /elements/config': [config, ceilingRead],
-        'POST /elements/preview': [preview, ceilingRead],
+        'POST /elements/preview': [preview, ceilingProducts],
         'POST /cotizaciones (pk, coupon)': [create, ceilingWrite],
         'POST /cotizaciones (pk, coupon, new client each, Idempotency-Key: the widget)': [
           submission,
           ceilingWrite,
         ],
-        'GET /cotizaciones': [list, ceilingRead],
+        'GET /cotizaciones (page of 20)': [list, ceilingPage],
       } as const;
       out[`c${connections}`] = {
         ceiling_read: ceilingRead,
         ceiling_write: ceilingWrite,
+        ceiling_products: ceilingProducts,
+        ceiling_page: ceilingPage,
         ceiling_same_size: { bytes: configBytes, ...ceilingSized },
       };
       for (const [name, [measured, ceiling]] of Object.entries(entries)) {
@@ -226,7 +239,7 @@ async function backend(kind: 'pglite' | 'postgres') {
         rows.push([
           `${kind}, ${connections} conn: ${name}`,
           `${measured.rps} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms${measured.non2xx ? `, ${measured.non2xx} non-2xx` : ''}`,
-          `ceiling ${ceiling.rps} req/s (${ceiling === ceilingRead ? 'bare JSON' : 'bare 4-statement tx'})`,
+          `ceiling ${ceiling.rps} req/s (${ceilingNames.get(ceiling)})`,
           `${(ratio * 100).toFixed(0)} %`,
         ]);
       }

@@ -60,7 +60,8 @@ export async function startServerProcess(
     output: () => output,
     stop(signal: NodeJS.Signals = 'SIGTERM') {
       return new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // A process killed by a signal has no exit code, only its signal.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill(signal);
       });

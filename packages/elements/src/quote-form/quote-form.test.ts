@@ -382,6 +382,38 @@ describe('<svc-quote-form>', () => {
       assert.match(result.folio, /^COT-/);
     });
 
+    it('retries 409 idempotency_in_progress with the same Idempotency-Key, honouring Retry-After', async () => {
+      // What a visitor meets when the process that took the submission died mid-request: its
+      // retry finds the reservation still held, and succeeds once the server frees it.
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Mouse');
+      const empresa = `En curso ${Date.now()}`;
+      // Its own email: a known email would file the quote under that client's name.
+      await fillClient(form, empresa, `${Date.now()}@en-curso.example`);
+      await requestLog();
+      await fault({ method: 'POST', path: '/cotizaciones', action: 'drop-after' });
+      await fault({
+        method: 'POST',
+        path: '/cotizaciones',
+        action: 'respond',
+        status: 409,
+        headers: { 'Retry-After': '2' },
+        body: { error: 'still running', code: 'idempotency_in_progress' },
+      });
+      const start = performance.now();
+      const result = await form.submit();
+      const elapsed = performance.now() - start;
+      const posts = (await requestLog()).filter((l) => l.path === '/cotizaciones');
+      assert.deepEqual(
+        posts.map((p) => (p.fault === 'drop-after' ? p.fault : p.status)),
+        ['drop-after', 409, 200],
+      );
+      assert.equal(new Set(posts.map((p) => p.key)).size, 1, 'one Idempotency-Key for every attempt');
+      assert.isAtLeast(elapsed, 2000, 'waited for Retry-After');
+      assert.equal((await quotesOf(empresa)).length, 1, 'exactly one quote');
+      assert.match(result.folio, /^COT-/);
+    });
+
     const failures: [string, number, RegExp][] = [
       ['invalid_request', 400, /Please check/],
       ['invalid_json', 400, /went wrong on our side/],

@@ -8,6 +8,16 @@ export interface Queryable {
   query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** How a transaction waits for locks. */
+export interface TransactionOptions {
+  /**
+   * The longest any one statement of the transaction waits for a lock (PostgreSQL's
+   * `lock_timeout`), set by the statement that opens it, so bounding the wait costs no round
+   * trip. PGlite has one connection and nothing else to wait for: it ignores it.
+   */
+  lockTimeoutMs?: number;
+}
+
 /** A database connection (PGlite or PostgreSQL) with transactions and change notifications. */
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
@@ -17,7 +27,7 @@ export interface Database extends Queryable {
    * the request's writes and its stored response commit together, and a failing inner step still
    * rolls back its own writes.
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Runs `fn` outside any ambient transaction, so its writes survive that transaction's rollback
    * (e.g. counting a failed coupon attempt of a request that fails). On PGlite it waits for the
@@ -37,7 +47,7 @@ export interface Database extends Queryable {
 export interface DriverAdapter {
   readonly kind: 'pglite' | 'postgres';
   query(sql: string, params?: readonly unknown[]): Promise<Row[]>;
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
@@ -70,10 +80,10 @@ export function createDatabase(driver: DriverAdapter): Database {
       const tx = ambient.getStore();
       return (tx ? tx.query<T>(sql, params) : driver.query(sql, params)) as Promise<T[]>;
     },
-    transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const tx = ambient.getStore();
       if (tx) return inSavepoint(tx, fn);
-      return driver.transaction((inner) => runAmbient(inner, fn));
+      return driver.transaction((inner) => runAmbient(inner, fn), options);
     },
     detached: (fn) => ambient.exit(fn),
     inTransaction: () => ambient.getStore() !== undefined,

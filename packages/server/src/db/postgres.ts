@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { DriverAdapter, Queryable, Row } from './database.js';
+import type { DriverAdapter, Queryable, Row, TransactionOptions } from './database.js';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
@@ -17,6 +17,13 @@ function statement(sql: string, params?: readonly unknown[]): pg.QueryConfig {
     names.set(sql, name);
   }
   return { name, text: sql, values: params as unknown[] };
+}
+
+/** BEGIN, with the transaction's lock timeout in the same simple query (one round trip). */
+function beginStatement(options: TransactionOptions | undefined): string {
+  const ms = options?.lockTimeoutMs;
+  if (ms === undefined) return 'BEGIN';
+  return `BEGIN; SET LOCAL lock_timeout = ${Math.max(1, Math.round(ms))}`;
 }
 
 /** Options for the PostgreSQL pool. */
@@ -85,7 +92,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   return {
     kind: 'postgres',
     query: (sql, params) => plain.query(sql, params),
-    async transaction(fn) {
+    async transaction(fn, options?: TransactionOptions) {
       const client = await pool.connect();
       // A connection lost between two statements emits 'error' on the checked-out client; without a
       // listener that would crash the process. The failing statement reports it to the caller.
@@ -98,7 +105,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         },
       };
       try {
-        await client.query('BEGIN');
+        await client.query(beginStatement(options));
         const value = await fn(tx);
         await client.query('COMMIT');
         client.off('error', ignore);

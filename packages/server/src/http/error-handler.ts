@@ -6,6 +6,9 @@ import { ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { AppEnv } from '../types.js';
 
+/** PostgreSQL's `lock_not_available`: a lock wait ran past `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
 /** The flat error body of every 4xx and 5xx response. */
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   const request_id = c.get('requestId');
@@ -31,6 +34,21 @@ export function createErrorHandler(logger: Logger) {
       const status = error.status;
       const code = status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'invalid_request';
       return errorResponse(c, new ApiError(status, code, error.message || 'Bad request.'));
+    }
+    if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) {
+      // A lock wait ran past the transaction's lock_timeout (an idempotent request bounds its
+      // waits): nothing committed, and the same request may simply be retried.
+      logger.warn('lock wait timed out', { request_id: c.get('requestId'), error: String(error) });
+      return errorResponse(
+        c,
+        new ApiError(
+          503,
+          'service_unavailable',
+          'The service is busy. Retry shortly.',
+          {},
+          { 'Retry-After': '1' },
+        ),
+      );
     }
     if (isConnectionError(error)) {
       logger.warn('database unavailable', { request_id: c.get('requestId'), error: String(error) });

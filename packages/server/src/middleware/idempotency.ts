@@ -1,5 +1,5 @@
 import type { Context, Next } from 'hono';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { ApiError } from '../errors.js';
 import { readBodyBytes } from '../http/json-body.js';
 import { sha256 } from '../ids.js';
@@ -13,19 +13,35 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 
 type Reservation = { kind: 'run' } | { kind: 'replay'; status: number; body: string; type: string };
 
+/**
+ * The longest a duplicate waits for the request holding its key to commit or roll back before
+ * answering 409 `idempotency_in_progress`. Also bounds any other lock wait of the operation, which
+ * on a healthy database lasts milliseconds.
+ */
+export const IDEMPOTENCY_WAIT_MS = 5_000;
+
 /** Signals that the operation's transaction must roll back although the handler returned. */
 class RollBack extends Error {}
+
+/** PostgreSQL's `lock_not_available`: a lock wait ran past `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * Runs a POST, PATCH or DELETE that carries `Idempotency-Key` at most once per API key and key.
  *
- * 1. The key is reserved by a committed row (so a concurrent duplicate sees it and gets 409).
- * 2. The operation runs in one transaction that also stores its response: both commit or neither.
- * 3. 4xx responses are stored after the rollback of anything the failed operation wrote; 5xx and
- *    429 are not stored, and the reservation is released so the same key can be retried.
- * 4. A reservation older than `staleSeconds` is presumed abandoned by a dead process and retaken.
+ * 1. One transaction holds the reservation, the operation's writes and the stored response. The
+ *    reservation row is its first write, so a concurrent duplicate (on any process) blocks on the
+ *    row's primary key until that transaction ends, for at most {@link IDEMPOTENCY_WAIT_MS}: on
+ *    commit it replays the stored response, on rollback it runs. A process that dies mid-request
+ *    loses its connection, PostgreSQL rolls its transaction back, and the key is free at once.
+ * 2. 4xx responses are stored after rolling back, to a savepoint taken after the reservation,
+ *    anything the failed operation wrote; 5xx and 429 roll back the reservation too, so the same
+ *    key can be retried.
+ * 3. A committed `in_progress` row (written by an older version, which committed its reservation
+ *    on its own) is retaken after `staleSeconds`, the last resort when nothing else frees it.
  *
- * @param charge - counts the call against the quota; not called for replays.
+ * @param charge - counts the call against the quota, in the transaction (a 5xx or 429 is not
+ *   counted); not called for replays.
  */
 export async function runIdempotent(
   c: Context<AppEnv>,
@@ -50,144 +66,158 @@ export async function runIdempotent(
   const body = await readBodyBytes(c);
   const fingerprint = sha256(`${c.req.method} ${url.pathname}${url.search}\n${sha256(body)}`);
 
-  const reservation = await reserve(db, keyId, idempotencyKey, fingerprint, options.staleSeconds);
-  if (reservation.kind === 'replay') {
-    return new Response(reservation.body, {
-      status: reservation.status,
-      headers: { 'Content-Type': reservation.type, 'Idempotent-Replayed': 'true' },
-    });
-  }
-
-  let stored = false;
+  let reservation: Reservation | undefined;
   try {
-    await options.charge();
-    await db.transaction(async (tx) => {
-      await next();
-      if (c.res.status >= 400) throw new RollBack();
-      const text = await c.res.clone().text();
-      await tx.query(
-        `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4, response_type = $5
-         WHERE key_id = $1 AND idempotency_key = $2`,
-        [keyId, idempotencyKey, c.res.status, text, c.res.headers.get('content-type') ?? 'application/json'],
-      );
-      stored = true;
-    });
-  } catch (error) {
-    if (!(error instanceof RollBack)) {
-      await release(db, keyId, idempotencyKey);
-      throw error;
-    }
-  }
-  if (stored) return undefined;
-  const status = c.res.status;
-  if (status >= 500 || status === 429) {
-    await release(db, keyId, idempotencyKey);
-  } else {
-    await db.query(
-      `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4, response_type = $5
-       WHERE key_id = $1 AND idempotency_key = $2`,
-      [
-        keyId,
-        idempotencyKey,
-        status,
-        await c.res.clone().text(),
-        c.res.headers.get('content-type') ?? 'application/json',
-      ],
+    await db.transaction(
+      async (tx) => {
+        reservation = await reserve(tx, keyId, idempotencyKey, fingerprint, options.staleSeconds);
+        if (reservation.kind === 'replay') return;
+        await options.charge();
+        await tx.query('SAVEPOINT idempotent_operation');
+        await next();
+        const status = c.res.status;
+        if (status >= 500 || status === 429) throw new RollBack(); // nothing stored: retry the key
+        if (status >= 400) await tx.query('ROLLBACK TO SAVEPOINT idempotent_operation');
+        await tx.query(
+          `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4, response_type = $5
+           WHERE key_id = $1 AND idempotency_key = $2`,
+          [
+            keyId,
+            idempotencyKey,
+            status,
+            await c.res.clone().text(),
+            c.res.headers.get('content-type') ?? 'application/json',
+          ],
+        );
+      },
+      { lockTimeoutMs: IDEMPOTENCY_WAIT_MS },
     );
+  } catch (error) {
+    if (error instanceof RollBack) return undefined;
+    if (error instanceof ApiError) throw error;
+    if (reservation === undefined) throw unavailable(error);
+    throw error;
   }
-  return undefined;
+  if (reservation?.kind !== 'replay') return undefined;
+  return new Response(reservation.body, {
+    status: reservation.status,
+    headers: { 'Content-Type': reservation.type, 'Idempotent-Replayed': 'true' },
+  });
 }
 
+/**
+ * Takes the key in the open transaction, or finds what to answer instead. The INSERT waits while
+ * another open transaction holds the key; its `lock_timeout` ends that wait with 409.
+ */
 async function reserve(
-  db: Database,
+  tx: Queryable,
   keyId: string,
   idempotencyKey: string,
   fingerprint: string,
   staleSeconds: number,
 ): Promise<Reservation> {
-  try {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const inserted = await db.query(
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await waitingForHolder(() =>
+      tx.query(
         `INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, state)
          VALUES ($1, $2, $3, 'in_progress')
          ON CONFLICT (key_id, idempotency_key) DO NOTHING RETURNING 1`,
         [keyId, idempotencyKey, fingerprint],
-      );
-      if (inserted.length > 0) return { kind: 'run' };
+      ),
+    );
+    if (inserted.length > 0) return { kind: 'run' };
 
+    const [row] = await tx.query<{
+      fingerprint: string;
+      state: string;
+      response_status: number | null;
+      response_body: string | null;
+      response_type: string | null;
+      expired: boolean;
+      held_seconds: number;
+    }>(
+      `SELECT fingerprint, state, response_status, response_body, response_type,
+         created_at < now() - make_interval(hours => $3) AS expired,
+         extract(epoch FROM now() - locked_at)::float8 AS held_seconds
+       FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2`,
+      [keyId, idempotencyKey, IDEMPOTENCY_TTL_HOURS],
+    );
+    if (!row) continue; // deleted meanwhile by the daily clean-up: reserve again
+    if (row.expired) {
       // An expired entry is replaced as if it had never been; the condition makes one taker win.
-      const renewed = await db.query(
-        `UPDATE idempotency_keys SET fingerprint = $3, state = 'in_progress', locked_at = now(), created_at = now(),
-           response_status = NULL, response_body = NULL, response_type = NULL
-         WHERE key_id = $1 AND idempotency_key = $2 AND created_at < now() - make_interval(hours => $4)
-         RETURNING 1`,
-        [keyId, idempotencyKey, fingerprint, IDEMPOTENCY_TTL_HOURS],
+      const renewed = await waitingForHolder(() =>
+        tx.query(
+          `UPDATE idempotency_keys SET fingerprint = $3, state = 'in_progress', locked_at = now(), created_at = now(),
+             response_status = NULL, response_body = NULL, response_type = NULL
+           WHERE key_id = $1 AND idempotency_key = $2 AND created_at < now() - make_interval(hours => $4)
+           RETURNING 1`,
+          [keyId, idempotencyKey, fingerprint, IDEMPOTENCY_TTL_HOURS],
+        ),
       );
       if (renewed.length > 0) return { kind: 'run' };
-
-      const [row] = await db.query<{
-        fingerprint: string;
-        state: string;
-        response_status: number | null;
-        response_body: string | null;
-        response_type: string | null;
-      }>(
-        `SELECT fingerprint, state, response_status, response_body, response_type
-         FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2`,
-        [keyId, idempotencyKey],
-      );
-      if (!row) continue; // released meanwhile: try to reserve again
-      if (row.fingerprint !== fingerprint) {
-        throw new ApiError(
-          422,
-          'idempotency_key_reused',
-          'This Idempotency-Key was already used with a different body, method or route.',
-        );
-      }
-      if (row.state === 'done') {
-        return {
-          kind: 'replay',
-          status: row.response_status!,
-          body: row.response_body!,
-          type: row.response_type!,
-        };
-      }
-      const retaken = await db.query(
-        `UPDATE idempotency_keys SET locked_at = now()
-         WHERE key_id = $1 AND idempotency_key = $2 AND state = 'in_progress'
-           AND locked_at < now() - make_interval(secs => $3)
-         RETURNING 1`,
-        [keyId, idempotencyKey, staleSeconds],
-      );
-      if (retaken.length > 0) return { kind: 'run' };
+      continue; // another request renewed it first: its row decides
+    }
+    if (row.fingerprint !== fingerprint) {
       throw new ApiError(
-        409,
-        'idempotency_in_progress',
-        'A request with this Idempotency-Key is still being processed. Retry shortly.',
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different body, method or route.',
       );
     }
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw new ApiError(
-      503,
-      'idempotency_unavailable',
-      'The Idempotency-Key could not be reserved; nothing ran. Retry later.',
-    );
+    if (row.state === 'done') {
+      return {
+        kind: 'replay',
+        status: row.response_status!,
+        body: row.response_body!,
+        type: row.response_type!,
+      };
+    }
+    // Committed while in progress: left by a version that committed reservations on their own,
+    // whose process then died. Only time frees it.
+    if (row.held_seconds >= staleSeconds) {
+      const retaken = await waitingForHolder(() =>
+        tx.query(
+          `UPDATE idempotency_keys SET locked_at = now()
+           WHERE key_id = $1 AND idempotency_key = $2 AND state = 'in_progress'
+             AND locked_at < now() - make_interval(secs => $3)
+           RETURNING 1`,
+          [keyId, idempotencyKey, staleSeconds],
+        ),
+      );
+      if (retaken.length > 0) return { kind: 'run' };
+      continue;
+    }
+    throw inProgress(Math.ceil(staleSeconds - row.held_seconds));
   }
-  throw new ApiError(
+  throw inProgress(1);
+}
+
+/** Runs a statement that may wait for the transaction holding the key: too long a wait is a 409. */
+async function waitingForHolder<T>(statement: () => Promise<T>): Promise<T> {
+  try {
+    return await statement();
+  } catch (error) {
+    if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) throw inProgress(1);
+    throw error;
+  }
+}
+
+function inProgress(retryAfterSeconds: number): ApiError {
+  return new ApiError(
+    409,
+    'idempotency_in_progress',
+    'A request with this Idempotency-Key is still being processed. Retry shortly.',
+    {},
+    { 'Retry-After': String(Math.max(1, retryAfterSeconds)) },
+  );
+}
+
+function unavailable(cause: unknown): ApiError {
+  const error = new ApiError(
     503,
     'idempotency_unavailable',
     'The Idempotency-Key could not be reserved; nothing ran. Retry later.',
   );
-}
-
-async function release(db: Database, keyId: string, idempotencyKey: string): Promise<void> {
-  await db
-    .query(
-      `DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND state = 'in_progress'`,
-      [keyId, idempotencyKey],
-    )
-    .catch(() => {
-      // The database is gone: the stale reservation will be retaken after staleSeconds.
-    });
+  error.cause = cause;
+  return error;
 }
