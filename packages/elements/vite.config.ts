@@ -82,7 +82,7 @@ export default defineConfig(({ mode }) => {
           }
         : { entry: { index: 'src/index.ts', define: 'src/define.ts' }, formats: ['es'] },
       rolldownOptions: {
-        external: script ? [] : [/^lit/, /^@lit\//, '@floating-ui/dom', '@floating-ui/core'],
+        external: script ? [] : [/^lit/, /^@lit\//, '@floating-ui/core'],
         // Library mode leaves ES output partly unminified unless the output asks for it.
         output: { minify: true },
       },
