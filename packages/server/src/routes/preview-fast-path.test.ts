@@ -81,17 +81,20 @@ describe('POST /elements/preview answered before routing', () => {
   it('answers every outcome exactly as the full pipeline does, over HTTP', async () => {
     const key = await newPublishableKey();
     const server = await serverWithSwitch();
+    // A header given as '' is left out.
     const post = (body: string, headers: Record<string, string> = {}) =>
       fetch(server.url, {
         method: 'POST',
         body,
-        headers: {
-          authorization: `Bearer ${key}`,
-          origin: ORIGIN,
-          'content-type': 'application/json',
-          'x-forwarded-for': nextIp(),
-          ...headers,
-        },
+        headers: Object.fromEntries(
+          Object.entries({
+            authorization: `Bearer ${key}`,
+            origin: ORIGIN,
+            'content-type': 'application/json',
+            'x-forwarded-for': nextIp(),
+            ...headers,
+          }).filter(([, value]) => value !== ''),
+        ),
       });
     const cases: [string, () => Promise<Response>, number][] = [
       ['a basket', () => post(basket()), 200],
@@ -108,6 +111,9 @@ describe('POST /elements/preview answered before routing', () => {
         200,
       ],
       ['the current Service-Version', () => post(basket(), { 'service-version': API_VERSION }), 200],
+      // Allowed by its Referer alone: no Origin, so no CORS headers (the pipeline's CORS needs one).
+      ['a Referer and no Origin', () => post(basket(), { origin: '', referer: `${ORIGIN}/tienda` }), 200],
+      ['a Referer and Origin: null', () => post(basket(), { origin: 'null', referer: `${ORIGIN}/` }), 200],
     ];
     try {
       // The first request teaches memory the key; from then on the switch alone decides.

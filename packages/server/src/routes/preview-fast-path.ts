@@ -90,6 +90,9 @@ async function answerPreview(
   request: PreviewRequest,
 ): Promise<PreviewAnswer> {
   const id = requestId();
+  // The pipeline's CORS answers a request that sends `Origin`; one allowed by its Referer alone
+  // (a same-origin page, a server) gets none.
+  const corsOrigin = request.header('origin') ? origin : null;
   try {
     const { name, limit, windowMs } = PREVIEW_PER_IP;
     const bucket = perIpBucket(name, auth.key.org_id, ip);
@@ -99,27 +102,27 @@ async function answerPreview(
     const bytes = await request.body();
     if (bytes.byteLength > MAX_BODY_BYTES) throw payloadTooLarge();
     const data = await previewForVisitor(deps, { auth, json: parseJsonBytes(bytes), ip, deferred });
-    return jsonAnswer(200, { data }, id, origin, {});
+    return jsonAnswer(200, { data }, id, corsOrigin, {});
   } catch (error) {
     const refusal = apiErrorFor(error, deps.logger, id);
-    return jsonAnswer(refusal.status, errorBody(refusal, id), id, origin, refusal.headers);
+    return jsonAnswer(refusal.status, errorBody(refusal, id), id, corsOrigin, refusal.headers);
   }
 }
 
-/** A JSON answer with the headers the pipeline gives it: c.json's, CORS for the allowed origin, the id. */
+/** A JSON answer with the headers the pipeline gives it: c.json's, CORS when it applies, the id. */
 function jsonAnswer(
   status: number,
   value: unknown,
   id: string,
-  origin: string,
+  corsOrigin: string | null,
   extra: Record<string, string>,
 ): PreviewAnswer {
   const body = JSON.stringify(value);
   const headers: Record<string, string> = { ...extra };
   headers['Content-Type'] = 'application/json';
   headers['Content-Length'] = String(Buffer.byteLength(body));
-  headers.Vary = 'Origin';
-  return { status, headers: apiHeaders(id, origin, headers), body };
+  if (corsOrigin) headers.Vary = 'Origin';
+  return { status, headers: apiHeaders(id, corsOrigin, headers), body };
 }
 
 /** The fast path in front of a Fetch handler (`app.fetch`, used in process and by tests). */
