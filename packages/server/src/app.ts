@@ -15,6 +15,7 @@ import { invoiceRoutes } from './routes/invoices.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { meRoutes } from './routes/me.js';
 import { outboxRoutes } from './routes/outbox.js';
+import { fetchWithPreviewFastPath, previewFastPath } from './routes/preview-fast-path.js';
 import { publicInvoiceRoutes } from './routes/public-invoice.js';
 import { publicQuoteRoutes } from './routes/public-quote.js';
 import { quoteRoutes } from './routes/quotes.js';
@@ -77,9 +78,12 @@ export function createApp(deps: AppDeps) {
   // be (see config-fast-path.ts), through the full pipeline otherwise.
   // The HTTP server puts it in front of its listener too (listenerWithFastPath).
   const configFromMemory = configFastPath(deps.keys, configs, deps.now);
+  // The widget's basket preview likewise, when memory holds its key (see preview-fast-path.ts).
+  const previewFromMemory = previewFastPath(deps);
   const route = app.fetch;
-  app.fetch = fetchWithFastPath(configFromMemory, route);
-  return Object.assign(app, { configFromMemory });
+  app.fetch = fetchWithFastPath(configFromMemory, fetchWithPreviewFastPath(previewFromMemory, route));
+  // `fetchThroughPipeline` skips both: what the fast paths' tests compare them with.
+  return Object.assign(app, { configFromMemory, previewFromMemory, fetchThroughPipeline: route });
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -5,12 +5,28 @@ import type { Context } from 'hono';
  * server runs behind a trusted load balancer (`TRUST_PROXY=1`).
  */
 export function clientIp(c: Context, trustProxy: boolean): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return clientIpFrom(
+    trustProxy ? c.req.header('x-forwarded-for') : undefined,
+    env?.incoming?.socket?.remoteAddress,
+    trustProxy,
+  );
+}
+
+/**
+ * {@link clientIp} from the request's `X-Forwarded-For` and its socket's peer address, for the
+ * paths that answer before Hono builds a context (the preview's fast path).
+ */
+export function clientIpFrom(
+  forwardedFor: string | null | undefined,
+  remoteAddress: string | undefined,
+  trustProxy: boolean,
+): string {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    const forwarded = forwardedFor?.split(',')[0]?.trim();
     if (forwarded) return normalizeIp(forwarded);
   }
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return normalizeIp(env?.incoming?.socket?.remoteAddress ?? '127.0.0.1');
+  return normalizeIp(remoteAddress ?? '127.0.0.1');
 }
 
 /** Drops the IPv4-mapped IPv6 prefix so allowlists can be written as plain IPv4. */

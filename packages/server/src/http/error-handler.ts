@@ -11,16 +11,17 @@ const LOCK_NOT_AVAILABLE = '55P03';
 
 /** The flat error body of every 4xx and 5xx response. */
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
-  const request_id = c.get('requestId');
-  const body = {
-    error: error.message,
-    code: error.code,
-    ...error.extra,
-    request_id,
-    doc_url: docUrl(error.code),
-  };
-  return c.json(body, error.status as 400, error.headers);
+  return c.json(errorBody(error, c.get('requestId')), error.status as 400, error.headers);
 }
+
+/** The flat error body, as {@link errorResponse} sends it (the preview's fast path sends it too). */
+export const errorBody = (error: ApiError, request_id: string) => ({
+  error: error.message,
+  code: error.code,
+  ...error.extra,
+  request_id,
+  doc_url: docUrl(error.code),
+});
 
 /**
  * The one place that turns a thrown error into HTTP. Expected failures are {@link ApiError}s; a
@@ -29,50 +30,47 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
  */
 export function createErrorHandler(logger: Logger) {
   return function onError(error: Error, c: Context<AppEnv>): Response {
-    if (error instanceof ApiError) return errorResponse(c, error);
-    if (error instanceof HTTPException) {
-      const status = error.status;
-      const code = status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'invalid_request';
-      return errorResponse(c, new ApiError(status, code, error.message || 'Bad request.'));
-    }
-    if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) {
-      // A lock wait ran past the transaction's lock_timeout (an idempotent request bounds its
-      // waits): nothing committed, and the same request may simply be retried.
-      logger.warn('lock wait timed out', { request_id: c.get('requestId'), error: String(error) });
-      return errorResponse(
-        c,
-        new ApiError(
-          503,
-          'service_unavailable',
-          'The service is busy. Retry shortly.',
-          {},
-          { 'Retry-After': '1' },
-        ),
-      );
-    }
-    if (isConnectionError(error)) {
-      logger.warn('database unavailable', { request_id: c.get('requestId'), error: String(error) });
-      return errorResponse(
-        c,
-        new ApiError(
-          503,
-          'service_unavailable',
-          'The service is temporarily unavailable. Retry shortly.',
-          {},
-          {
-            'Retry-After': '1',
-          },
-        ),
-      );
-    }
-    logger.error('unhandled error', {
-      request_id: c.get('requestId'),
-      error: String(error),
-      stack: error.stack,
-    });
-    return errorResponse(
-      c,
-      new ApiError(500, 'internal_error', 'Something went wrong on our side. Retry later.'),
-    );
+    return errorResponse(c, apiErrorFor(error, logger, c.get('requestId')));
   };
+}
+
+/**
+ * What {@link createErrorHandler} answers for a thrown error, logged as it logs it: the same
+ * decision for the paths that answer before Hono builds a context (the preview's fast path).
+ */
+export function apiErrorFor(error: unknown, logger: Logger, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException) {
+    const status = error.status;
+    const code = status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'invalid_request';
+    return new ApiError(status, code, error.message || 'Bad request.');
+  }
+  if ((error as { code?: string } | null)?.code === LOCK_NOT_AVAILABLE) {
+    // A lock wait ran past the transaction's lock_timeout (an idempotent request bounds its
+    // waits): nothing committed, and the same request may simply be retried.
+    logger.warn('lock wait timed out', { request_id: requestId, error: String(error) });
+    return new ApiError(
+      503,
+      'service_unavailable',
+      'The service is busy. Retry shortly.',
+      {},
+      { 'Retry-After': '1' },
+    );
+  }
+  if (isConnectionError(error)) {
+    logger.warn('database unavailable', { request_id: requestId, error: String(error) });
+    return new ApiError(
+      503,
+      'service_unavailable',
+      'The service is temporarily unavailable. Retry shortly.',
+      {},
+      { 'Retry-After': '1' },
+    );
+  }
+  logger.error('unhandled error', {
+    request_id: requestId,
+    error: String(error),
+    stack: (error as Error | null)?.stack,
+  });
+  return new ApiError(500, 'internal_error', 'Something went wrong on our side. Retry later.');
 }

@@ -13,23 +13,29 @@ const parsed = new WeakMap<Request, unknown>();
  */
 export async function readJson(c: Context): Promise<unknown> {
   if (parsed.has(c.req.raw)) return parsed.get(c.req.raw);
-  const type = (c.req.header('content-type') ?? '').toLowerCase();
-  if (!/^application\/json\s*(;|$)/.test(type)) {
+  if (!isJsonContentType(c.req.header('content-type'))) {
     throw new ApiError(
       400,
       'invalid_json',
       'The body must be JSON sent with Content-Type: application/json.',
     );
   }
-  const bytes = await readBodyBytes(c);
-  let value: unknown;
+  const value = parseJsonBytes(await readBodyBytes(c));
+  parsed.set(c.req.raw, value);
+  return value;
+}
+
+/** Whether a `Content-Type` header names JSON, as {@link readJson} requires. */
+export const isJsonContentType = (type: string | null | undefined): boolean =>
+  /^application\/json\s*(;|$)/.test((type ?? '').toLowerCase());
+
+/** The body's bytes as JSON: 400 `invalid_json` for bytes that are not UTF-8 or text that is not JSON. */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
   try {
-    value = JSON.parse(utf8.decode(bytes));
+    return JSON.parse(utf8.decode(bytes));
   } catch {
     throw new ApiError(400, 'invalid_json', 'The body is not valid JSON (UTF-8).');
   }
-  parsed.set(c.req.raw, value);
-  return value;
 }
 
 /** The raw body bytes, at most {@link MAX_BODY_BYTES}; Hono caches them for later readers. */
@@ -41,5 +47,6 @@ export async function readBodyBytes(c: Context): Promise<Uint8Array> {
   return new Uint8Array(buffer);
 }
 
-const payloadTooLarge = () =>
+/** 413 `payload_too_large`, for a body over {@link MAX_BODY_BYTES}. */
+export const payloadTooLarge = () =>
   new ApiError(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);

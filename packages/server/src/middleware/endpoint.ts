@@ -29,6 +29,9 @@ export interface EndpointOptions extends Access {
   };
 }
 
+/** The counter of an operation's per-IP allowance for one organization's visitor. */
+export const perIpBucket = (operation: string, orgId: string, ip: string) => `ip:${operation}:${orgId}:${ip}`;
+
 /**
  * The pipeline in front of every API operation, in this order: find the key (401), check what it
  * may do (403), count it against the per-minute rate (429), then run the operation, through the
@@ -70,7 +73,7 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
     } else if (options.perIp) {
       const ip = clientIp(c, deps.config.trustProxy);
       const { name, limit, windowMs, countedByOperation } = options.perIp;
-      const bucket = `ip:${name}:${auth.key.org_id}:${ip}`;
+      const bucket = perIpBucket(name, auth.key.org_id, ip);
       if (countedByOperation && deps.db.kind === 'postgres')
         c.set('deferredLimit', { bucket, limit, windowMs });
       else await enforceRateLimit(deps.db, bucket, limit, deps.now(), windowMs);

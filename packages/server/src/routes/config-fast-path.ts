@@ -61,7 +61,7 @@ const BEARER = /^Bearer\s+(\S+)$/i;
 
 // Publishable keys are public by design (every page with the widget carries one), so their hashes
 // may be remembered by their text: one SHA-256 less per page view. Secret keys are never kept.
-const publishableHash = memoize(hashKey);
+export const publishableHash = memoize(hashKey);
 
 /**
  * The fast path in front of a Fetch handler (`app.fetch`, used in process and by tests). Whatever
@@ -95,13 +95,18 @@ export function listenerWithFastPath(fromMemory: ConfigFromMemory, route: Reques
     const answer = fromMemory({
       method: req.method ?? '',
       target: req.url ?? '',
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value.join(', ') : value;
-      },
+      header: nodeHeader(req),
     });
     if (!answer) return route(req, res);
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body ?? undefined);
   };
 }
+
+/** A Node request's header by its lower-case name, as the fast paths read it. */
+export const nodeHeader =
+  (req: IncomingMessage) =>
+  (name: string): string | undefined => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };

@@ -5,11 +5,13 @@ import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
 import { onlyParams } from '../http/query.js';
 import { endpoint } from '../middleware/endpoint.js';
+import type { DeferredLimit } from '../middleware/rate-limit.js';
 import { completeHeaders } from '../middleware/request-context.js';
 import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
 import type { CachedConfig, ElementsConfigCache } from '../services/elements-config.js';
+import type { KeyWithOrg } from '../services/key-store.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
-import { previewQuote } from '../services/preview.js';
+import { type Preview, previewQuote } from '../services/preview.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 /** Where the widget's configuration is served; {@link configFastPath} answers it before routing. */
@@ -71,27 +73,50 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache) {
         resource: 'elements',
         level: 'write',
         publishable: true,
-        perIp: { ...PUBLISHABLE_LIMITS.preview, countedByOperation: true },
+        perIp: PREVIEW_PER_IP,
         // It writes nothing, so there is nothing to replay.
         skipIdempotency: true,
       }),
-      async (c) => {
-        const auth = c.get('auth');
-        const body = parse(previewRequestSchema, await readJson(c));
-        const ip = clientIp(c, deps.config.trustProxy);
-        const limited = auth.key.kind === 'publishable' && body.cupon !== undefined;
-        // On PostgreSQL both limits are counted by the one statement that reads the basket's inputs.
-        const counters = await basketCounters(deps.db, {
-          deferred: c.get('deferredLimit'),
-          orgId: auth.org.id,
-          ip,
-          coupon: limited,
-          now: deps.now(),
-        });
-        const data = await previewQuote(deps, auth, body, counters);
-        if (limited && data.cupon && !data.cupon.valid)
-          await recordCouponFailure(deps.db, auth.org.id, ip, deps.now());
-        return c.json({ data });
-      },
+      async (c) =>
+        c.json({
+          data: await previewForVisitor(deps, {
+            auth: c.get('auth'),
+            json: await readJson(c),
+            ip: clientIp(c, deps.config.trustProxy),
+            deferred: c.get('deferredLimit'),
+          }),
+        }),
     );
+}
+
+/** Where the basket preview is served; {@link previewFastPath} answers it before routing when it can. */
+export const PREVIEW_PATH = '/api/v1/elements/preview';
+
+/** The per-IP allowance of the preview, as `endpoint()` applies it to publishable keys. */
+export const PREVIEW_PER_IP = { ...PUBLISHABLE_LIMITS.preview, countedByOperation: true };
+
+/**
+ * The preview's operation once the pipeline has let the request through: validates the parsed
+ * body, counts and checks the visitor's limits, prices the basket and counts a failed coupon.
+ * Shared by the route and its fast path, so that both answer alike.
+ */
+export async function previewForVisitor(
+  deps: AppDeps,
+  request: { auth: KeyWithOrg; json: unknown; ip: string; deferred: DeferredLimit | undefined },
+): Promise<Preview> {
+  const { auth, ip } = request;
+  const body = parse(previewRequestSchema, request.json);
+  const limited = auth.key.kind === 'publishable' && body.cupon !== undefined;
+  // On PostgreSQL both limits are counted by the one statement that reads the basket's inputs.
+  const counters = await basketCounters(deps.db, {
+    deferred: request.deferred,
+    orgId: auth.org.id,
+    ip,
+    coupon: limited,
+    now: deps.now(),
+  });
+  const data = await previewQuote(deps, auth, body, counters);
+  if (limited && data.cupon && !data.cupon.valid)
+    await recordCouponFailure(deps.db, auth.org.id, ip, deps.now());
+  return data;
 }
