@@ -51,13 +51,17 @@ describe('idempotent widget creations in group commit', () => {
     const duplicate = submit(submission(burst[5]!.visitor), burst[5]!.idem);
     const answers = await Promise.all(firsts);
     const texts = await Promise.all(answers.map((answer) => answer.text()));
-    expect(answers.map((answer) => answer.status)).toEqual(burst.map(() => 200));
-    for (const answer of answers) expect(answer.headers.get('idempotent-replayed')).toBeNull();
-
+    expect(answers.map((answer, i) => (answer.status === 200 ? 200 : texts[i]))).toEqual(
+      burst.map(() => 200),
+    );
+    // The duplicate and its first ran concurrently: whichever took the key first created the quote,
+    // and the other replayed it.
     const duplicateAnswer = await duplicate;
     expect(duplicateAnswer.status).toBe(200);
-    expect(duplicateAnswer.headers.get('idempotent-replayed')).toBe('true');
     expect(await duplicateAnswer.text()).toBe(texts[5]);
+    const replayed = [...answers, duplicateAnswer].map((answer) => answer.headers.get('idempotent-replayed'));
+    expect(replayed.filter((header) => header === 'true')).toHaveLength(1);
+    expect(replayed.filter((header) => header === null)).toHaveLength(16);
 
     const folios = texts.map((text) => folioNumber(JSON.parse(text).data.folio as string));
     const sorted = [...folios].sort((a, b) => a - b);
