@@ -12,7 +12,13 @@ import {
   type Reservation,
   unavailable,
 } from './idempotency.js';
-import { idempotencyLocks, KeyBusy } from './idempotency-locks.js';
+import {
+  type HeldKey,
+  idempotencyLocks,
+  KeyBusy,
+  type StoredRow,
+  storedRowSql,
+} from './idempotency-locks.js';
 
 /**
  * An idempotent call whose operation stores its own response, in the statement that makes its
@@ -78,7 +84,7 @@ export async function runIdempotentInBatch(
   const body = await readBodyBytes(c);
   const fingerprint = sha256(`${c.req.method} ${url.pathname}${url.search}\n${sha256(body)}`);
 
-  let held: { release(): void };
+  let held: HeldKey;
   try {
     held = await idempotencyLocks(db).acquire(keyId, idempotencyKey, Date.now() + IDEMPOTENCY_WAIT_MS);
   } catch (error) {
@@ -86,14 +92,22 @@ export async function runIdempotentInBatch(
     throw unavailable(error);
   }
   try {
-    const found = await lookUp(db, keyId, idempotencyKey, fingerprint, options.staleSeconds);
+    const found = await decide(
+      db,
+      { keyId, idempotencyKey, fingerprint, staleSeconds: options.staleSeconds },
+      held.stored !== undefined ? held.stored : await readStored(db, keyId, idempotencyKey),
+    );
     if (found.kind === 'replay') return replay(found);
     await options.charge();
     const call: IdempotentCall = { keyId, idempotencyKey, fingerprint };
     c.set('idempotentCall', call);
     await next();
     if (c.error instanceof StoredMeanwhile) {
-      const stored = await lookUp(db, keyId, idempotencyKey, fingerprint, options.staleSeconds);
+      const stored = await decide(
+        db,
+        { keyId, idempotencyKey, fingerprint, staleSeconds: options.staleSeconds },
+        await readStored(db, keyId, idempotencyKey),
+      );
       if (stored.kind === 'replay') return replay(stored);
       throw unavailable(c.error);
     }
@@ -126,48 +140,42 @@ function replay(found: Extract<Reservation, { kind: 'replay' }>): Response {
   });
 }
 
+/** The key's stored row, or null. */
+async function readStored(db: Database, keyId: string, idempotencyKey: string): Promise<StoredRow | null> {
+  const [row] = await db.query<StoredRow>(storedRowSql('$1', '$2', '$3'), [
+    keyId,
+    idempotencyKey,
+    IDEMPOTENCY_TTL_HOURS,
+  ]);
+  return row ?? null;
+}
+
 /**
- * What to do with a key this process now holds: replay its stored response, or run. An expired
- * entry, or one left `in_progress` by an older version past `staleSeconds`, is removed first.
+ * What to do with a key this process now holds, given its stored row: replay its response, or
+ * run. An expired entry, or one left `in_progress` by an older version past `staleSeconds`, is
+ * removed first.
  */
-async function lookUp(
+async function decide(
   db: Database,
-  keyId: string,
-  idempotencyKey: string,
-  fingerprint: string,
-  staleSeconds: number,
+  call: { keyId: string; idempotencyKey: string; fingerprint: string; staleSeconds: number },
+  row: StoredRow | null,
 ): Promise<Reservation> {
-  const [row] = await db.query<{
-    fingerprint: string;
-    state: string;
-    response_status: number | null;
-    response_body: string | null;
-    response_type: string | null;
-    expired: boolean;
-    held_seconds: number;
-  }>(
-    `SELECT fingerprint, state, response_status, response_body, response_type,
-       created_at < now() - make_interval(hours => $3) AS expired,
-       extract(epoch FROM now() - locked_at)::float8 AS held_seconds
-     FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2`,
-    [keyId, idempotencyKey, IDEMPOTENCY_TTL_HOURS],
-  );
   if (!row) return { kind: 'run' };
-  if (row.expired || (row.state === 'in_progress' && row.held_seconds >= staleSeconds)) {
+  if (row.expired || (row.state === 'in_progress' && row.held_seconds >= call.staleSeconds)) {
     await db.query('DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2', [
-      keyId,
-      idempotencyKey,
+      call.keyId,
+      call.idempotencyKey,
     ]);
     return { kind: 'run' };
   }
-  if (row.fingerprint !== fingerprint) {
+  if (row.fingerprint !== call.fingerprint) {
     throw new ApiError(
       422,
       'idempotency_key_reused',
       'This Idempotency-Key was already used with a different body, method or route.',
     );
   }
-  if (row.state === 'in_progress') throw inProgress(Math.ceil(staleSeconds - row.held_seconds));
+  if (row.state === 'in_progress') throw inProgress(Math.ceil(call.staleSeconds - row.held_seconds));
   return {
     kind: 'replay',
     status: row.response_status!,

@@ -1,5 +1,6 @@
 import type { Database, DedicatedSession } from '../db/database.js';
 import { sha256 } from '../ids.js';
+import { IDEMPOTENCY_TTL_HOURS } from './idempotency.js';
 
 /** How long to wait before asking again for a key another process holds. */
 const POLL_MS = 20;
@@ -7,7 +8,34 @@ const POLL_MS = 20;
 /** One held reservation: release it once the operation's outcome is stored (or nothing was). */
 export interface HeldKey {
   release(): void;
+  /**
+   * The key's stored row, read by the statement that took the lock (null: none), so that taking
+   * a key costs no round trip on the pool; undefined when not read (PGlite). Read in that
+   * statement's snapshot, it can miss a response a duplicate committed just before letting go:
+   * then the operation's statement finds it ({@link HeldKey} is no guarantee, the primary key is).
+   */
+  stored: StoredRow | null | undefined;
 }
+
+/** An `idempotency_keys` row as the middleware decides on it. */
+export interface StoredRow {
+  fingerprint: string;
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  response_type: string | null;
+  expired: boolean;
+  held_seconds: number;
+}
+
+/** The SQL of a key's {@link StoredRow}, `$ttl` hours being its life. */
+export const storedRowSql = (keyId: string, idempotencyKey: string, ttlHours: string) =>
+  `SELECT fingerprint, state, response_status, response_body, response_type,
+     created_at < now() - make_interval(hours => ${ttlHours}) AS expired,
+     extract(epoch FROM now() - locked_at)::float8 AS held_seconds
+   FROM idempotency_keys WHERE key_id = ${keyId} AND idempotency_key = ${idempotencyKey}`;
+
+type LockAnswer = { locked: boolean; stored: StoredRow | null };
 
 /** Why a key could not be taken. */
 export class KeyBusy extends Error {}
@@ -33,7 +61,13 @@ export class IdempotencyLocks {
   /** Keys held by this process: settles when released. */
   readonly #held = new Map<string, Promise<void>>();
   #session: Promise<DedicatedSession> | undefined;
-  #toLock: { hash: string; session: DedicatedSession; done: (locked: boolean | Error) => void }[] = [];
+  #toLock: {
+    hash: string;
+    keyId: string;
+    idempotencyKey: string;
+    session: DedicatedSession;
+    done: (answer: LockAnswer | Error) => void;
+  }[] = [];
   #toUnlock: { hash: string; session: DedicatedSession }[] = [];
   #sending = false;
 
@@ -61,14 +95,16 @@ export class IdempotencyLocks {
       this.#held.delete(name);
       free();
     };
-    if (!this.#db.openSession) return { release: releaseHere };
+    if (!this.#db.openSession) return { release: releaseHere, stored: undefined };
 
     const hash = advisoryKey(name);
     try {
       for (;;) {
         const session = await this.#connected();
-        if (await this.#tryLock(hash, session)) {
+        const answer = await this.#tryLock(hash, keyId, idempotencyKey, session);
+        if (answer.locked) {
           return {
+            stored: answer.stored,
             release: () => {
               releaseHere();
               this.#unlock(hash, session);
@@ -104,12 +140,19 @@ export class IdempotencyLocks {
     return this.#session;
   }
 
-  #tryLock(hash: string, session: DedicatedSession): Promise<boolean> {
+  #tryLock(
+    hash: string,
+    keyId: string,
+    idempotencyKey: string,
+    session: DedicatedSession,
+  ): Promise<LockAnswer> {
     return new Promise((resolve, reject) => {
       this.#toLock.push({
         hash,
+        keyId,
+        idempotencyKey,
         session,
-        done: (locked) => (locked instanceof Error ? reject(locked) : resolve(locked)),
+        done: (answer) => (answer instanceof Error ? reject(answer) : resolve(answer)),
       });
       void this.#send();
     });
@@ -133,11 +176,17 @@ export class IdempotencyLocks {
         this.#toUnlock = this.#toUnlock.filter((entry) => entry.session !== session);
         try {
           // Unlocks first: a key released and taken again in the same round trip is then free.
-          const [row] = await session.query<{ unlocked: number; locked: boolean[] }>(LOCK_STATEMENT, [
-            unlocks.map((entry) => entry.hash),
-            locks.map((entry) => entry.hash),
-          ]);
-          for (const [i, entry] of locks.entries()) entry.done(row!.locked[i] === true);
+          const [row] = await session.query<{ unlocked: number; answers: LockAnswer[] | null }>(
+            LOCK_STATEMENT,
+            [
+              unlocks.map((entry) => entry.hash),
+              locks.map((entry) => entry.hash),
+              locks.map((entry) => entry.keyId),
+              locks.map((entry) => entry.idempotencyKey),
+              IDEMPOTENCY_TTL_HOURS,
+            ],
+          );
+          for (const [i, entry] of locks.entries()) entry.done(row!.answers![i]!);
         } catch (error) {
           // The session is gone, and the locks with it: nothing is left to unlock.
           for (const entry of locks) entry.done(error instanceof Error ? error : new Error(String(error)));
@@ -149,11 +198,17 @@ export class IdempotencyLocks {
   }
 }
 
+// Each lock taken comes with its key's stored row, read in the same statement: no second round trip.
 const LOCK_STATEMENT = `WITH unlocked AS MATERIALIZED (
        SELECT count(pg_advisory_unlock(k)) AS n FROM unnest($1::bigint[]) AS k
+     ), taken AS MATERIALIZED (
+       SELECT t.i, t.key_id, t.idempotency_key, pg_try_advisory_lock(t.k) AS locked
+       FROM unlocked, unnest($2::bigint[], $3::uuid[], $4::text[]) WITH ORDINALITY AS t(k, key_id, idempotency_key, i)
      )
      SELECT unlocked.n AS unlocked,
-       array(SELECT pg_try_advisory_lock(k) FROM unnest($2::bigint[]) WITH ORDINALITY AS t(k, i) ORDER BY i) AS locked
+       (SELECT json_agg(json_build_object('locked', taken.locked, 'stored',
+          (SELECT row_to_json(r) FROM (${storedRowSql('taken.key_id', 'taken.idempotency_key', '$5')}) r)) ORDER BY taken.i)
+        FROM taken) AS answers
      FROM unlocked`;
 
 /** A 64-bit advisory lock key for a reservation's name. */
