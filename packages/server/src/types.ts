@@ -2,6 +2,7 @@ import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
 import type { Drafter } from './drafting/types.js';
 import type { Logger } from './logger.js';
+import type { IdempotentCall } from './middleware/idempotency-batched.js';
 import type { DeferredLimit } from './middleware/rate-limit.js';
 import type { KeyStore, KeyWithOrg } from './services/key-store.js';
 import type { Mailer } from './services/mailer.js';
@@ -41,6 +42,11 @@ export interface AppVariables {
    * statement (`perIp.countedByOperation`, on PostgreSQL).
    */
   deferredLimit: DeferredLimit | undefined;
+  /**
+   * Set for an idempotent call whose operation stores its own response, in the statement that
+   * writes (see `middleware/idempotency-batched.ts`).
+   */
+  idempotentCall: IdempotentCall | undefined;
 }
 
 /** The Hono environment of the app. */

@@ -2,11 +2,13 @@ import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import { clientIp } from '../http/client-ip.js';
 import { MCP_CHANNEL_HEADER, MCP_CHANNEL_TOKEN } from '../mcp/channel.js';
+import type { KeyWithOrg } from '../services/key-store.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { authenticate } from './authenticate.js';
 import { type Access, authorize } from './authorize.js';
 import { markCorsAllowed } from './cors.js';
 import { runIdempotent } from './idempotency.js';
+import { runIdempotentInBatch } from './idempotency-batched.js';
 import { keyAllowsOrigin, requestOrigin } from './origin.js';
 import { chargeQuota } from './quota.js';
 import { enforceRateLimit, KEY_RATE_LIMIT } from './rate-limit.js';
@@ -15,6 +17,12 @@ import { enforceRateLimit, KEY_RATE_LIMIT } from './rate-limit.js';
 export interface EndpointOptions extends Access {
   /** Streams its response and writes nothing, so there is nothing to replay. @defaultValue false */
   skipIdempotency?: boolean;
+  /**
+   * For the calls it is true of, the operation stores its own response in the statement that
+   * writes, which other requests' writes may share (`runIdempotentInBatch`), instead of the
+   * middleware holding a transaction around it. @defaultValue never
+   */
+  storesOwnResponse?: (auth: KeyWithOrg) => boolean;
   /** Publishable keys: requests allowed per client IP and window for this operation. */
   perIp?: {
     name: string;
@@ -82,7 +90,8 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
     const mutating = c.req.method === 'POST' || c.req.method === 'PATCH' || c.req.method === 'DELETE';
     const charge = () => chargeQuota(deps.db, auth, deps.now());
     if (mutating && idempotencyKey !== undefined && !options.skipIdempotency) {
-      const replay = await runIdempotent(c, next, {
+      const run = options.storesOwnResponse?.(auth) ? runIdempotentInBatch : runIdempotent;
+      const replay = await run(c, next, {
         db: deps.db,
         keyId: auth.key.id,
         idempotencyKey,

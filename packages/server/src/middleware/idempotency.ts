@@ -6,12 +6,12 @@ import { sha256 } from '../ids.js';
 import type { AppEnv } from '../types.js';
 
 /** 1 to 255 visible ASCII characters. */
-const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+export const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
 /** How long a stored response is replayed. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
-type Reservation = { kind: 'run' } | { kind: 'replay'; status: number; body: string; type: string };
+export type Reservation = { kind: 'run' } | { kind: 'replay'; status: number; body: string; type: string };
 
 /**
  * The longest a duplicate waits for the request holding its key to commit or roll back before
@@ -202,7 +202,7 @@ async function waitingForHolder<T>(statement: () => Promise<T>): Promise<T> {
   }
 }
 
-function inProgress(retryAfterSeconds: number): ApiError {
+export function inProgress(retryAfterSeconds: number): ApiError {
   return new ApiError(
     409,
     'idempotency_in_progress',
@@ -212,7 +212,7 @@ function inProgress(retryAfterSeconds: number): ApiError {
   );
 }
 
-function unavailable(cause: unknown): ApiError {
+export function unavailable(cause: unknown): ApiError {
   const error = new ApiError(
     503,
     'idempotency_unavailable',

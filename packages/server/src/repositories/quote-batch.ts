@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import type { CounterClaim } from '../middleware/rate-limit.js';
+import type { NewClientRow } from './clients.js';
 import type { CouponTerms } from './coupons.js';
 import { eventCtes, NOTIFY_IF_JOBS, withoutCredentials } from './events.js';
 import type { RowVersions } from './quote-inputs.js';
@@ -32,7 +33,29 @@ export interface BatchedQuote {
   versions?: RowVersions;
   /** Rate counters the statement counts (or reads) for this quote: left out when one is over. */
   counters?: readonly CounterClaim[];
+  /** The client to create with the quote (its `cliente_id`), and its `client.created` event's data. */
+  newClient?: { row: NewClientRow; eventData: Record<string, unknown> } | undefined;
+  /** The response of an idempotent call, stored with the quote (see {@link StoredResponse}). */
+  stored?: StoredResponse | undefined;
 }
+
+/**
+ * An idempotent call's response, stored by the statement that creates its quote, in the same
+ * commit: `body` holds `folioToken` (a JSON string) where the folio goes, which the statement
+ * replaces with the folio it assigns, as JSON, and the caller the same way in what it sends.
+ */
+export interface StoredResponse {
+  keyId: string;
+  idempotencyKey: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  type: string;
+  folioToken: string;
+}
+
+/** The primary key a stored response breaks when a duplicate's response was stored first. */
+export const STORED_RESPONSE_KEY = 'idempotency_keys_pkey';
 
 /** What became of one quote of a batch. */
 export interface BatchOutcome {
@@ -44,7 +67,8 @@ export interface BatchOutcome {
 
 /** The per-quote columns of a batch, read from its one JSON parameter. */
 const QUOTE_RECORD = `ord integer, id uuid, ${NEW_QUOTE_RECORD}, items jsonb, event jsonb, coupon_tipo text,
-  coupon_valor numeric, coupon_moneda text, client_version text, product_versions jsonb, counters jsonb`;
+  coupon_valor numeric, coupon_moneda text, client_version text, product_versions jsonb, counters jsonb,
+  new_client jsonb, client_event jsonb, stored jsonb`;
 
 /**
  * Creates several quotes of one organization and mode in one statement, as {@link insertQuote}
@@ -52,9 +76,10 @@ const QUOTE_RECORD = `ord integer, id uuid, ${NEW_QUOTE_RECORD}, items jsonb, ev
  * `quote.created` event each with its webhook deliveries. One statement means one lock of the
  * folio counter and of each coupon, and one executor start-up, for all of them.
  *
- * Only for known clients and coupons without a use limit: such a coupon's check (active, not
- * expired) is the same for every quote of the batch. A quote is left out, its `created` missing,
- * when its coupon fails that check, has a limit by now or other values than it was priced with,
+ * A new client is created with its quote, and an idempotent call's response stored with it. A
+ * coupon's check (active, not expired, uses left for all the batch's quotes that apply it) is the
+ * same for every quote of the batch. A quote is left out, its `created` missing,
+ * when its coupon fails that check or has other values than it was priced with,
  * when a counter of its own is over, or when a row it was priced with from memory changed; the
  * caller creates it on its own, or reads afresh, or refuses it.
  *
@@ -66,25 +91,40 @@ export async function insertQuoteBatch(
   quotes: readonly BatchedQuote[],
   now: Date,
 ): Promise<Map<string, BatchOutcome>> {
-  const input = quotes.map(({ id, quote, items, eventData, coupon, versions, counters }, ord) => ({
-    ord,
-    id,
-    ...quote,
-    items,
-    event: withoutCredentials(eventData),
-    coupon_tipo: coupon?.tipo ?? null,
-    coupon_valor: coupon?.valor ?? null,
-    coupon_moneda: coupon?.moneda ?? null,
-    client_version: versions?.client ?? null,
-    product_versions: versions ? Object.fromEntries(versions.products) : null,
-    counters: (counters ?? []).map((counter, i) => ({
-      i,
-      bucket: counter.bucket,
-      window_start: counter.windowStart,
-      increment: counter.increment,
-      allowed: counter.allowed,
-    })),
-  }));
+  const input = quotes.map(
+    ({ id, quote, items, eventData, coupon, versions, counters, newClient, stored }, ord) => ({
+      ord,
+      id,
+      ...quote,
+      items,
+      event: withoutCredentials(eventData),
+      coupon_tipo: coupon?.tipo ?? null,
+      coupon_valor: coupon?.valor ?? null,
+      coupon_moneda: coupon?.moneda ?? null,
+      client_version: versions?.client ?? null,
+      product_versions: versions ? Object.fromEntries(versions.products) : null,
+      counters: (counters ?? []).map((counter, i) => ({
+        i,
+        bucket: counter.bucket,
+        window_start: counter.windowStart,
+        increment: counter.increment,
+        allowed: counter.allowed,
+      })),
+      new_client: newClient?.row ?? null,
+      client_event: newClient ? withoutCredentials(newClient.eventData) : null,
+      stored: stored
+        ? {
+            key_id: stored.keyId,
+            idempotency_key: stored.idempotencyKey,
+            fingerprint: stored.fingerprint,
+            status: stored.status,
+            body: stored.body,
+            type: stored.type,
+            folio_token: stored.folioToken,
+          }
+        : null,
+    }),
+  );
   const rows = await db.query<Generated & { counts: number[]; notified: unknown }>(INSERT_BATCH, [
     scope.orgId,
     scope.mode,
@@ -138,7 +178,7 @@ const INSERT_BATCH = `WITH input AS (
              WHERE coupon_id IS NOT NULL GROUP BY coupon_id, coupon_tipo, coupon_valor, coupon_moneda) wanted
        WHERE coupons.id = wanted.coupon_id AND coupons.tipo = wanted.coupon_tipo AND coupons.valor = wanted.coupon_valor
          AND coupons.moneda IS NOT DISTINCT FROM wanted.coupon_moneda
-         AND coupons.active AND coupons.max_uses IS NULL
+         AND coupons.active AND (coupons.max_uses IS NULL OR coupons.uses + wanted.n <= coupons.max_uses)
          AND (coupons.expires_at IS NULL OR coupons.expires_at > $3::timestamptz)
        RETURNING coupons.id, coupons.tipo, coupons.valor, coupons.moneda
      ), accepted AS (
@@ -159,10 +199,33 @@ const INSERT_BATCH = `WITH input AS (
        INSERT INTO quote_items (quote_id, ${ITEM_COLUMNS})
        SELECT accepted.id, ${ITEM_VALUES}
        FROM accepted JOIN quote USING (id), jsonb_to_recordset(accepted.items) AS item(${ITEM_RECORD})
+     ), new_client AS (
+       INSERT INTO clients (id, org_id, mode, empresa, contacto, email, telefono, rfc, fiscal, terminos, country_code)
+       SELECT c.id, $1, $2, c.empresa, c.contacto, c.email, c.telefono, c.rfc, c.fiscal, c.terminos, c.country_code
+       FROM accepted JOIN quote USING (id), jsonb_to_record(accepted.new_client) AS c(id uuid, empresa text,
+         contacto text, email text, telefono text, rfc text, fiscal jsonb, terminos text, country_code text)
+       WHERE accepted.new_client IS NOT NULL
+       RETURNING id
+     ), stored AS (
+       INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, state, response_status, response_body, response_type)
+       SELECT (s.stored->>'key_id')::uuid, s.stored->>'idempotency_key', s.stored->>'fingerprint', 'done',
+         (s.stored->>'status')::integer, replace(s.stored->>'body', s.stored->>'folio_token', to_json(quote.folio)::text),
+         s.stored->>'type'
+       FROM accepted s JOIN quote USING (id)
+       WHERE s.stored IS NOT NULL
      ), created AS (
        SELECT quote.id, quote.seq, accepted.created_by, accepted.event || jsonb_build_object('id', quote.id, 'folio', quote.folio) AS data
        FROM quote JOIN accepted USING (id)
      ), ${eventCtes({ org: '$1', mode: '$2', actor: 'NULL' }, [
+       {
+         type: "'client.created'",
+         object: "'client'",
+         objectId: 'new_client.id',
+         data: 'accepted.client_event',
+         from: "new_client JOIN accepted ON (accepted.new_client->>'id')::uuid = new_client.id",
+         orderBy: 'accepted.ord',
+         actor: 'accepted.created_by',
+       },
        {
          type: "'quote.created'",
          object: "'quote'",

@@ -9,13 +9,19 @@ import { parse } from '../http/parse.js';
 import { enumParam, intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
+import { STORED_RESPONSE_TYPE } from '../middleware/idempotency-batched.js';
 import { QUOTE_STATUSES } from '../repositories/quotes.js';
 import { isoDate, testHelperSchema } from '../schemas/requests.js';
 import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { deleteDraft, QUOTE_ACTIONS, runQuoteAction, runTestHelper } from '../services/quote-actions.js';
 import { MAX_MESSAGE_LENGTH } from '../services/quote-conversation.js';
-import { createQuote, getQuoteDetail, listQuotePage } from '../services/quotes.js';
+import {
+  createQuote,
+  getQuoteDetail,
+  listQuotePage,
+  widgetCallStoresOwnResponse,
+} from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 /** Fields of the actions `pay` and `promise`, and the plan of `resend` (design.md section 12). */
@@ -120,6 +126,7 @@ export function quoteRoutes(deps: AppDeps) {
         level: 'write',
         publishable: true,
         perIp: { ...PUBLISHABLE_LIMITS.create, countedByOperation: true },
+        storesOwnResponse: widgetCallStoresOwnResponse,
       }),
       async (c) => {
         const auth = c.get('auth');
@@ -135,10 +142,16 @@ export function quoteRoutes(deps: AppDeps) {
           now: deps.now(),
         });
         try {
+          const call = c.get('idempotentCall');
           const data = await createQuote(deps, auth, body, {
             acceptLanguage: c.req.header('accept-language'),
             counters,
+            idempotent: call && { call, render: (created) => JSON.stringify({ data: created }) },
           });
+          // Stored by the quote's statement: these very bytes, which a replay sends again.
+          if (call?.storedBody !== undefined) {
+            return c.body(call.storedBody, 200, { 'Content-Type': STORED_RESPONSE_TYPE });
+          }
           return c.json({ data });
         } catch (error) {
           // Not awaited: on PGlite the count waits for this request's transaction to end.

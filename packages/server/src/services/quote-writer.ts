@@ -1,6 +1,12 @@
 import type { Database } from '../db/database.js';
 import { uuid } from '../ids.js';
-import { type BatchedQuote, type BatchOutcome, insertQuoteBatch } from '../repositories/quote-batch.js';
+import { StoredMeanwhile } from '../middleware/idempotency-batched.js';
+import {
+  type BatchedQuote,
+  type BatchOutcome,
+  insertQuoteBatch,
+  STORED_RESPONSE_KEY,
+} from '../repositories/quote-batch.js';
 import {
   type InsertQuoteOptions,
   insertQuote,
@@ -29,6 +35,8 @@ interface Waiting {
   now: Date;
   /** Priced from memory ({@link QuoteWriter.insertFromMemory}): written only by the batch statement. */
   fromMemory: boolean;
+  /** Carries its stored response ({@link QuoteWriter.insertIdempotent}): only the batch statement writes that. */
+  idempotent?: boolean;
   resolve: (outcome: WriteOutcome) => void;
   reject: (error: unknown) => void;
 }
@@ -67,13 +75,20 @@ export class QuoteWriter {
     options: InsertQuoteOptions & { coupon: BatchedQuote['coupon']; couponLimited: boolean },
   ): Promise<QuoteRow | undefined> {
     // In a transaction (an idempotent request's) the quote commits with it, not with others.
-    if (options.newClient || options.couponLimited || this.#db.inTransaction()) {
+    if (options.couponLimited || this.#db.inTransaction()) {
       return insertQuote(this.#db, quote, items, options);
     }
     const key = queueKey(quote);
     const queue = this.#queues.get(key);
     if (queue) {
-      const batched = { id: uuid(), quote, items, eventData: options.eventData, coupon: options.coupon };
+      const batched = {
+        id: uuid(),
+        quote,
+        items,
+        eventData: options.eventData,
+        coupon: options.coupon,
+        newClient: options.newClient,
+      };
       return new Promise<WriteOutcome>((resolve, reject) =>
         queue.push({ quote: batched, now: options.now, fromMemory: false, resolve, reject }),
       ).then((outcome) => outcome.row);
@@ -110,6 +125,26 @@ export class QuoteWriter {
     });
   }
 
+  /**
+   * Creates a quote together with an idempotent call's response (`quote.stored`), always by the
+   * batch statement, so both commit together; alone, in a batch of its own. Undefined when its
+   * coupon had no use left for it. Rejects with {@link StoredMeanwhile}, having written nothing,
+   * when the call's response was already stored (by a duplicate that ran meanwhile).
+   */
+  insertIdempotent(quote: BatchedQuote, now: Date): Promise<QuoteRow | undefined> {
+    const key = queueKey(quote.quote);
+    return new Promise<WriteOutcome>((resolve, reject) => {
+      const entry = { quote, now, fromMemory: false, idempotent: true, resolve, reject };
+      const queue = this.#queues.get(key);
+      if (queue) {
+        queue.push(entry);
+        return;
+      }
+      this.#queues.set(key, [entry]);
+      void this.#drain(key);
+    }).then((outcome) => outcome.row);
+  }
+
   async #writeInTransaction(quote: BatchedQuote, now: Date): Promise<WriteOutcome> {
     const { org_id, mode } = quote.quote;
     const outcome = (await insertQuoteBatch(this.#db, { orgId: org_id, mode }, [quote], now)).get(quote.id)!;
@@ -130,7 +165,7 @@ export class QuoteWriter {
 
   async #write(batch: Waiting[]): Promise<void> {
     let outcomes = new Map<string, BatchOutcome>();
-    if (batch.length > 1 || batch[0]!.fromMemory) {
+    if (batch.length > 1 || batch[0]!.fromMemory || batch[0]!.idempotent) {
       const { org_id, mode } = batch[0]!.quote.quote;
       try {
         outcomes = await insertQuoteBatch(
@@ -154,13 +189,43 @@ export class QuoteWriter {
         waiting.resolve({ row: undefined, counts: outcome?.counts ?? null });
         continue;
       }
+      if (waiting.idempotent) {
+        await this.#writeIdempotentAlone(waiting, batch.length === 1 ? outcome : undefined);
+        continue;
+      }
       try {
-        const { quote, items, eventData } = waiting.quote;
-        const row = await insertQuote(this.#db, quote, items, { now: waiting.now, eventData });
+        const { quote, items, eventData, newClient } = waiting.quote;
+        const row = await insertQuote(this.#db, quote, items, { now: waiting.now, eventData, newClient });
         waiting.resolve({ row, counts: null });
       } catch (error) {
         waiting.reject(error);
       }
+    }
+  }
+
+  /**
+   * Writes an idempotent creation the batch left out (or that failed with it) in a batch of its
+   * own; `outcome` is what its own batch already gave, when it was alone in it.
+   */
+  async #writeIdempotentAlone(waiting: Waiting, outcome: BatchOutcome | undefined): Promise<void> {
+    try {
+      if (!outcome) {
+        const { org_id, mode } = waiting.quote.quote;
+        const outcomes = await insertQuoteBatch(
+          this.#db,
+          { orgId: org_id, mode },
+          [waiting.quote],
+          waiting.now,
+        );
+        outcome = outcomes.get(waiting.quote.id)!;
+      }
+      waiting.resolve({
+        row: outcome.created && storedQuote(waiting.quote.quote, outcome.created),
+        counts: outcome.counts,
+      });
+    } catch (error) {
+      const constraint = (error as { constraint?: string }).constraint;
+      waiting.reject(constraint === STORED_RESPONSE_KEY ? new StoredMeanwhile() : error);
     }
   }
 }

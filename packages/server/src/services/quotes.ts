@@ -3,6 +3,7 @@ import { ApiError, invalidRequest, notFound } from '../errors.js';
 import { encodeCursor } from '../http/cursor.js';
 import { countryLang, type Lang, pickLang } from '../i18n/messages.js';
 import { isUuid, randomBase62, uuid } from '../ids.js';
+import { type IdempotentCall, STORED_RESPONSE_TYPE } from '../middleware/idempotency-batched.js';
 import { checkCount, type FoldedCounter } from '../middleware/rate-limit.js';
 import {
   type ClientRecord,
@@ -21,6 +22,7 @@ import {
   type QuoteItemRow,
   type QuoteListQuery,
   type QuoteRow,
+  storedQuote,
 } from '../repositories/quotes.js';
 import type { AppDeps } from '../types.js';
 import { type InputsRequest, inputsMemory } from './inputs-memory.js';
@@ -73,6 +75,11 @@ export async function createQuote(
     acceptLanguage?: string | undefined;
     /** Rate counters the first statement counts or reads, each checked before anything is written. */
     counters?: readonly FoldedCounter[];
+    /**
+     * An idempotent call whose response the quote's statement stores ({@link widgetCallStoresOwnResponse}),
+     * rendered by `render` as the route sends it; `storedBody` is set to what was stored.
+     */
+    idempotent?: { call: IdempotentCall; render: (created: QuoteCreated) => string } | undefined;
   },
 ): Promise<QuoteCreated> {
   const { key, org } = auth;
@@ -111,7 +118,9 @@ export async function createQuote(
   // widget's quotes take the merchant's usual plan.
   const asked = publishable ? (org.widget.plan_pagos ?? undefined) : body.plan_pagos;
   const plan = asked?.tipo === 'contado' ? undefined : asked;
-  const remembered = body.send || plan ? undefined : memory.recall(scope, request);
+  // An idempotent call is written with its response, which names the quote's id: not from memory,
+  // whose statement chooses the id, but after one read (which a new client, the widget's, needs anyway).
+  const remembered = body.send || plan || context.idempotent ? undefined : memory.recall(scope, request);
   if (remembered) {
     const priced = pricedOrUndefined(remembered, pricing);
     if (priced && !priced.approval && !priced.newClient && !priced.couponLimited) {
@@ -162,51 +171,96 @@ export async function createQuote(
     return inserted;
   };
 
+  const oneStatement = !approval && !body.send && !plan;
+  if (oneStatement && context.idempotent) {
+    const { call, render } = context.idempotent;
+    const id = uuid();
+    const folioToken = `@@folio:${id}@@`;
+    const quotedToken = JSON.stringify(folioToken);
+    const template = render(
+      quoteCreated(deps, storedQuote(newQuote, { id, seq: 0, folio: folioToken, created_at: '' }), undefined),
+    );
+    const row = await quoteWriter(deps.db).insertIdempotent(
+      {
+        id,
+        quote: newQuote,
+        items,
+        eventData: quoteEventSummary(newQuote),
+        coupon,
+        newClient: newClient && { row: newClient, eventData: clientEventData(client) },
+        stored: {
+          keyId: call.keyId,
+          idempotencyKey: call.idempotencyKey,
+          fingerprint: call.fingerprint,
+          status: 200,
+          body: template,
+          type: STORED_RESPONSE_TYPE,
+          folioToken: quotedToken,
+        },
+      },
+      now,
+    );
+    // No row: the coupon had no use left for it (or changed since it was read).
+    if (!row) throw couponError(body.cupon!, 'exhausted');
+    // What the statement stored, made the same way: the folio, as JSON, where the token was.
+    call.storedBody = template.split(quotedToken).join(JSON.stringify(row.folio));
+    return quoteCreated(deps, row, undefined);
+  }
+
   let queued: QueuedEmail | null = null;
   let emailOutcome: EmailOutcome | undefined;
   // The common case is that one statement, atomic by itself: no transaction, so the coupon and
   // folio rows it locks are free again the moment it ends, not a round trip later at COMMIT.
-  const result =
-    !approval && !body.send && !plan
-      ? await insert()
-      : await deps.db.transaction(async (tx) => {
-          let quote = await insert();
-          if (plan) quote = await setPaymentPlan(tx, quote, plan);
-          const event = {
-            orgId: org.id,
-            mode: key.mode,
-            object: 'quote' as const,
-            objectId: quote.id,
-            actor,
-          };
+  const result = oneStatement
+    ? await insert()
+    : await deps.db.transaction(async (tx) => {
+        let quote = await insert();
+        if (plan) quote = await setPaymentPlan(tx, quote, plan);
+        const event = {
+          orgId: org.id,
+          mode: key.mode,
+          object: 'quote' as const,
+          objectId: quote.id,
+          actor,
+        };
+        if (approval) {
+          await insertEvent(tx, {
+            ...event,
+            type: 'quote.approval_requested',
+            data: { ...quoteEventData(quote), motivo: approval },
+          });
+        }
+        if (body.send) {
           if (approval) {
-            await insertEvent(tx, {
-              ...event,
-              type: 'quote.approval_requested',
-              data: { ...quoteEventData(quote), motivo: approval },
+            emailOutcome = { sent: false };
+          } else {
+            const sent = await sendQuoteInTx(tx, deps, {
+              quote,
+              org,
+              actor,
+              clientEmail: client.email,
+              now,
             });
+            quote = sent.quote;
+            emailOutcome = sent.email.outcome;
+            queued = sent.email.queued;
           }
-          if (body.send) {
-            if (approval) {
-              emailOutcome = { sent: false };
-            } else {
-              const sent = await sendQuoteInTx(tx, deps, {
-                quote,
-                org,
-                actor,
-                clientEmail: client.email,
-                now,
-              });
-              quote = sent.quote;
-              emailOutcome = sent.email.outcome;
-              queued = sent.email.queued;
-            }
-          }
-          return quote;
-        });
+        }
+        return quote;
+      });
 
   if (queued && deps.mailer) emailOutcome = await deliverQueuedEmail(deps.db, deps.mailer, queued);
   return quoteCreated(deps, result, emailOutcome);
+}
+
+/**
+ * True when every idempotent creation with this key is written by one statement, which stores its
+ * response too: the widget's. Its key cannot ask to send, for a discount (approval) or for a
+ * payment plan, and the merchant's usual plan for the widget's quotes is cash or none.
+ */
+export function widgetCallStoresOwnResponse(auth: KeyWithOrg): boolean {
+  const plan = auth.org.widget.plan_pagos;
+  return auth.key.kind === 'publishable' && (!plan || plan.tipo === 'contado');
 }
 
 /** The answer to a creation. */

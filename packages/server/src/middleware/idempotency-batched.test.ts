@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchedQuote } from '../repositories/quote-batch.js';
+import { quoteWriter } from '../services/quote-writer.js';
+import { createTestContext, type TestContext } from '../testing/harness.js';
+import { StoredMeanwhile } from './idempotency-batched.js';
+
+/**
+ * The widget's idempotent creations go into group commit: the quote, its new client and the
+ * stored response are written by one statement shared with other creations. Folios stay
+ * consecutive, each response is stored once and replayed byte for byte, and a duplicate arriving
+ * while its first is in a batch waits for it and replays it.
+ */
+let t: TestContext;
+let laptopId: string;
+
+beforeAll(async () => {
+  // Each visitor from an address of its own, as in the field: the per-IP allowance is not under test.
+  t = await createTestContext({ idempotencyStaleSeconds: 600, env: { TRUST_PROXY: '1' } });
+  const [laptop] = await t.db.query<{ id: string }>(
+    "SELECT id FROM products WHERE sku = 'LAP-14' AND mode = 'test' LIMIT 1",
+  );
+  laptopId = laptop!.id;
+});
+afterAll(() => t.close());
+
+const submission = (visitor: string, cupon = 'BIENVENIDA10') => ({
+  items: [{ descripcion: 'Laptop', cantidad: 1, precio_unitario: 24500, producto_id: laptopId }],
+  cupon,
+  cliente: { empresa: `Visitante ${visitor}`, email: `${visitor}@batch.example` },
+});
+const submit = (body: unknown, idem: string) =>
+  t.call('POST', '/api/v1/cotizaciones', {
+    key: t.seed.keys.pk_test,
+    body,
+    headers: {
+      origin: 'http://127.0.0.1:8787',
+      'idempotency-key': idem,
+      'x-forwarded-for': visitorAddress(),
+    },
+  });
+let visitors = 0;
+const visitorAddress = () => `10.0.${Math.floor(++visitors / 250)}.${1 + (visitors % 250)}`;
+const folioNumber = (folio: string) => Number(folio.replace(/^COT-/, ''));
+
+describe('idempotent widget creations in group commit', () => {
+  it('gives a burst consecutive folios, each created, stored and replayed exactly once', async () => {
+    const burst = Array.from({ length: 16 }, () => ({ visitor: randomUUID(), idem: randomUUID() }));
+    const firsts = burst.map(({ visitor, idem }) => submit(submission(visitor), idem));
+    // A duplicate of one of them while its first is still being written.
+    const duplicate = submit(submission(burst[5]!.visitor), burst[5]!.idem);
+    const answers = await Promise.all(firsts);
+    const texts = await Promise.all(answers.map((answer) => answer.text()));
+    expect(answers.map((answer, i) => (answer.status === 200 ? 200 : texts[i]))).toEqual(
+      burst.map(() => 200),
+    );
+    // The duplicate and its first ran concurrently: whichever took the key first created the quote,
+    // and the other replayed it.
+    const duplicateAnswer = await duplicate;
+    expect(duplicateAnswer.status).toBe(200);
+    expect(await duplicateAnswer.text()).toBe(texts[5]);
+    const replayed = [...answers, duplicateAnswer].map((answer) => answer.headers.get('idempotent-replayed'));
+    expect(replayed.filter((header) => header === 'true')).toHaveLength(1);
+    expect(replayed.filter((header) => header === null)).toHaveLength(16);
+
+    const folios = texts.map((text) => folioNumber(JSON.parse(text).data.folio as string));
+    const sorted = [...folios].sort((a, b) => a - b);
+    expect(sorted).toEqual(sorted.map((_, i) => sorted[0]! + i));
+
+    const ids = texts.map((text) => JSON.parse(text).data.id as string);
+    const [counts] = await t.db.query<{
+      quotes: number;
+      clients: number;
+      quote_events: number;
+      client_events: number;
+    }>(
+      `SELECT (SELECT count(*)::int FROM quotes WHERE id = ANY($1::uuid[])) AS quotes,
+         (SELECT count(*)::int FROM clients WHERE email LIKE '%@batch.example' AND email = ANY($2::text[])) AS clients,
+         (SELECT count(*)::int FROM events WHERE type = 'quote.created' AND object_id = ANY($1::uuid[])) AS quote_events,
+         (SELECT count(*)::int FROM events e JOIN quotes q ON q.cliente_id = e.object_id
+            WHERE e.type = 'client.created' AND q.id = ANY($1::uuid[])) AS client_events`,
+      [ids, burst.map(({ visitor }) => `${visitor}@batch.example`)],
+    );
+    expect(counts).toEqual({ quotes: 16, clients: 16, quote_events: 16, client_events: 16 });
+    // Written in groups: quotes of one statement share its transaction.
+    const [{ statements }] = (await t.db.query<{ statements: number }>(
+      'SELECT count(DISTINCT xmin::text)::int AS statements FROM quotes WHERE id = ANY($1::uuid[])',
+      [ids],
+    )) as [{ statements: number }];
+    expect(statements).toBeLessThan(16);
+
+    // Every retry replays its own first answer, byte for byte.
+    for (const [i, { visitor, idem }] of burst.entries()) {
+      const replay = await submit(submission(visitor), idem);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(await replay.text()).toBe(texts[i]);
+    }
+  });
+
+  it('never uses a limited coupon past its limit, and stores each refusal for its retry', async () => {
+    await t.db.query(
+      `INSERT INTO coupons (org_id, mode, code, tipo, valor, max_uses) VALUES ($1, 'test', 'DOSUSOS', 'porcentaje', 5, 2)`,
+      [t.seed.org.id],
+    );
+    const burst = Array.from({ length: 6 }, () => ({ visitor: randomUUID(), idem: randomUUID() }));
+    const answers = await Promise.all(
+      burst.map(({ visitor, idem }) => submit(submission(visitor, 'DOSUSOS'), idem)),
+    );
+    const texts = await Promise.all(answers.map((answer) => answer.text()));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
+    expect(answers.filter((answer) => answer.status === 400)).toHaveLength(4);
+    const [coupon] = await t.db.query<{ uses: number }>("SELECT uses FROM coupons WHERE code = 'DOSUSOS'");
+    expect(coupon!.uses).toBe(2);
+    for (const [i, { visitor, idem }] of burst.entries()) {
+      const replay = await submit(submission(visitor, 'DOSUSOS'), idem);
+      expect(replay.status).toBe(answers[i]!.status);
+      expect(await replay.text()).toBe(texts[i]);
+    }
+  });
+
+  it('writes nothing for a creation whose response a duplicate stored meanwhile, and the rest of its batch', async () => {
+    // As if a duplicate on another process ran while this one's lock was lost with its connection.
+    const taken = randomUUID();
+    await t.db.query(
+      `INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, state, response_status, response_body, response_type)
+       SELECT id, $1, 'elsewhere', 'done', 200, '{}', 'application/json' FROM api_keys WHERE mode = 'test' AND kind = 'publishable' LIMIT 1`,
+      [taken],
+    );
+    const [{ key_id: keyId }] = (await t.db.query<{ key_id: string }>(
+      'SELECT key_id FROM idempotency_keys WHERE idempotency_key = $1',
+      [taken],
+    )) as [{ key_id: string }];
+    const [client] = await t.db.query<{ id: string; empresa: string }>(
+      "SELECT id, empresa FROM clients WHERE mode = 'test' AND org_id = $1 LIMIT 1",
+      [t.seed.org.id],
+    );
+    const writer = quoteWriter(t.db);
+    const quote = (idem: string): BatchedQuote => {
+      const id = randomUUID();
+      return {
+        id,
+        quote: {
+          org_id: t.seed.org.id,
+          mode: 'test' as const,
+          cliente_id: client!.id,
+          cliente_nombre: client!.empresa,
+          status: 'draft',
+          moneda: 'MXN',
+          fiscal_currency: null,
+          iva_incluido: false,
+          terminos_codigo: null,
+          vigencia_dias: 15,
+          notas: null,
+          descuento_solicitado: null,
+          cupon: null,
+          coupon_id: null,
+          subtotal: 100,
+          descuento: 0,
+          impuestos: 16,
+          total: 116,
+          token: randomUUID().replaceAll('-', ''),
+          draft_language: 'es' as const,
+          needs_approval: false,
+          approval_status: null,
+          motivo: null,
+          created_by: 'api:test',
+        },
+        items: [],
+        eventData: {},
+        coupon: null,
+        stored: {
+          keyId,
+          idempotencyKey: idem,
+          fingerprint: 'here',
+          status: 200,
+          body: '{"folio":"@@f@@"}',
+          type: 'application/json',
+          folioToken: '"@@f@@"',
+        },
+      };
+    };
+    const free = randomUUID();
+    const [lost, won] = await Promise.allSettled([
+      writer.insertIdempotent(quote(taken), new Date()),
+      writer.insertIdempotent(quote(free), new Date()),
+    ]);
+    expect(lost.status === 'rejected' && lost.reason instanceof StoredMeanwhile).toBe(true);
+    expect(won.status).toBe('fulfilled');
+    const rows = await t.db.query<{ idempotency_key: string; fingerprint: string; response_body: string }>(
+      'SELECT idempotency_key, fingerprint, response_body FROM idempotency_keys WHERE idempotency_key = ANY($1::text[]) ORDER BY fingerprint',
+      [[taken, free]],
+    );
+    const folio = won.status === 'fulfilled' ? won.value!.folio : '';
+    expect(rows).toEqual([
+      { idempotency_key: taken, fingerprint: 'elsewhere', response_body: '{}' },
+      { idempotency_key: free, fingerprint: 'here', response_body: JSON.stringify({ folio }) },
+    ]);
+  });
+});
