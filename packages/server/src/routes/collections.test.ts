@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { receivablesVersion } from '../repositories/collections.js';
 import { createApiKey } from '../services/api-keys.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
@@ -205,6 +206,32 @@ describe('GET /cobranza', () => {
     const after = (await call('GET', `/cobranza?cliente_id=${partly.cliente_id}`)).body.data;
     expect(after.monedas[0].por_cobrar).toBe(2220);
     expect(after.monedas[0].antiguedad.al_corriente).toBe(160);
+  });
+
+  it("moves the book's version for what the report reads of an invoice, not for the overdue job's stamp", async () => {
+    const created = await call('POST', '/facturas', {
+      cliente: { empresa: 'Sigma', email: 'sigma@example.com' },
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }],
+      dias_credito: 0,
+    });
+    const id = created.body.data.id as string;
+    await call('POST', `/facturas/${id}`, { action: 'finalize' });
+    const scope = { orgId: t.seed.org.id, mode: 'test' };
+    const before = await receivablesVersion(t.db, scope);
+    // The overdue job stamps overdue_at (and writes an event and an e-mail): the book is the same.
+    expect((await call('POST', `/test_helpers/facturas/${id}`, { action: 'overdue' })).res.status).toBe(200);
+    const [stamped] = await t.db.query<{ overdue_at: string | null; vence: string }>(
+      'SELECT overdue_at, vence FROM invoices WHERE id = $1',
+      [id],
+    );
+    expect(stamped!.overdue_at).not.toBeNull();
+    // The helper moved vence to yesterday, which the report reads: one move for that, none for the stamp.
+    const afterOverdue = await receivablesVersion(t.db, scope);
+    await t.db.query('UPDATE invoices SET overdue_at = now() WHERE id = $1', [id]);
+    expect(await receivablesVersion(t.db, scope)).toBe(afterOverdue);
+    expect(afterOverdue).toBeGreaterThan(before);
+    await call('POST', `/facturas/${id}`, { action: 'pay', monto: 100 });
+    expect(await receivablesVersion(t.db, scope)).toBeGreaterThan(afterOverdue);
   });
 
   it('keeps test and live books apart', async () => {
