@@ -1,15 +1,13 @@
 import type { Context, Next } from 'hono';
 import type { Database } from '../db/database.js';
 import { ApiError } from '../errors.js';
-import { readBodyBytes } from '../http/json-body.js';
-import { sha256 } from '../ids.js';
 import type { AppEnv } from '../types.js';
 import {
   IDEMPOTENCY_TTL_HOURS,
   IDEMPOTENCY_WAIT_MS,
   inProgress,
-  KEY_RE,
   type Reservation,
+  requestFingerprint,
   unavailable,
 } from './idempotency.js';
 import {
@@ -73,16 +71,7 @@ export async function runIdempotentInBatch(
   },
 ): Promise<Response | undefined> {
   const { db, keyId, idempotencyKey } = options;
-  if (!KEY_RE.test(idempotencyKey)) {
-    throw new ApiError(
-      400,
-      'invalid_idempotency_key',
-      'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces).',
-    );
-  }
-  const url = new URL(c.req.url);
-  const body = await readBodyBytes(c);
-  const fingerprint = sha256(`${c.req.method} ${url.pathname}${url.search}\n${sha256(body)}`);
+  const fingerprint = await requestFingerprint(c, idempotencyKey);
 
   let held: HeldKey;
   try {

@@ -8,6 +8,23 @@ import type { AppEnv } from '../types.js';
 /** 1 to 255 visible ASCII characters. */
 export const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
+/**
+ * What a key's first request is remembered by: its method, path, query and body. 400
+ * `invalid_idempotency_key` for a key that is not 1 to 255 visible ASCII characters.
+ */
+export async function requestFingerprint(c: Context<AppEnv>, idempotencyKey: string): Promise<string> {
+  if (!KEY_RE.test(idempotencyKey)) {
+    throw new ApiError(
+      400,
+      'invalid_idempotency_key',
+      'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces).',
+    );
+  }
+  const url = new URL(c.req.url);
+  const body = await readBodyBytes(c);
+  return sha256(`${c.req.method} ${url.pathname}${url.search}\n${sha256(body)}`);
+}
+
 /** How long a stored response is replayed. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
@@ -55,16 +72,7 @@ export async function runIdempotent(
   },
 ): Promise<Response | undefined> {
   const { db, keyId, idempotencyKey } = options;
-  if (!KEY_RE.test(idempotencyKey)) {
-    throw new ApiError(
-      400,
-      'invalid_idempotency_key',
-      'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces).',
-    );
-  }
-  const url = new URL(c.req.url);
-  const body = await readBodyBytes(c);
-  const fingerprint = sha256(`${c.req.method} ${url.pathname}${url.search}\n${sha256(body)}`);
+  const fingerprint = await requestFingerprint(c, idempotencyKey);
 
   let reservation: Reservation | undefined;
   try {
