@@ -183,6 +183,10 @@ describe('approving on the page', () => {
     expect((await detail(q.id)).status).toBe('approved');
     const { html } = await open(q.token);
     expect(html).not.toContain(`/q/${q.token}/approve`);
+    expect((await open(q.token, '?hecho=approve')).html).toContain('role="status">Aprobaste esta cotización');
+    // A crafted link cannot make an open quote announce a decision.
+    const other = await quote();
+    expect((await open(other.token, '?hecho=approve')).html).not.toContain('role="status"');
     expect(html).toContain('Aceptada electrónicamente por Ana Pérez (ana@cliente.example)');
   });
 

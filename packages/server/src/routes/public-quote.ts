@@ -169,7 +169,12 @@ export function publicQuoteRoutes(deps: AppDeps) {
       if (quote.status === 'sent') quote = (await markViewed(deps.db, quote.token)) ?? quote;
       const done = c.req.query('hecho');
       const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
-      const notice = FORMS.includes(done as PageForm) ? p.done[done as PageForm] : undefined;
+      // The notice after a form; a decision's only while the quote shows it (a crafted link
+      // cannot make an open quote say "you approved").
+      const shown = FORMS.includes(done as PageForm) ? (done as PageForm) : undefined;
+      const decided = { approve: 'approved', reject: 'rejected' } as Partial<Record<PageForm, string>>;
+      const notice =
+        shown && (!decided[shown] || decided[shown] === quote.status) ? p.done[shown] : undefined;
       return render(c, quote, 200, { notice });
     })
     .get('/q/:token/pdf', async (c) => {
