@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchedQuote } from '../repositories/quote-batch.js';
 import { quoteWriter } from '../services/quote-writer.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
+import { draftQuote } from '../testing/quote-fixtures.js';
 import { StoredMeanwhile } from './idempotency-batched.js';
 
 /**
@@ -139,32 +140,14 @@ describe('idempotent widget creations in group commit', () => {
       const id = randomUUID();
       return {
         id,
-        quote: {
+        quote: draftQuote({
           org_id: t.seed.org.id,
-          mode: 'test' as const,
           cliente_id: client!.id,
           cliente_nombre: client!.empresa,
-          status: 'draft',
-          moneda: 'MXN',
-          fiscal_currency: null,
-          iva_incluido: false,
-          terminos_codigo: null,
-          vigencia_dias: 15,
-          notas: null,
-          descuento_solicitado: null,
-          cupon: null,
-          coupon_id: null,
           subtotal: 100,
-          descuento: 0,
           impuestos: 16,
           total: 116,
-          token: randomUUID().replaceAll('-', ''),
-          draft_language: 'es' as const,
-          needs_approval: false,
-          approval_status: null,
-          motivo: null,
-          created_by: 'api:test',
-        },
+        }),
         items: [],
         eventData: {},
         coupon: null,

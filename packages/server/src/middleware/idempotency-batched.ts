@@ -5,18 +5,14 @@ import type { AppEnv } from '../types.js';
 import {
   IDEMPOTENCY_TTL_HOURS,
   IDEMPOTENCY_WAIT_MS,
+  type IdempotentOptions,
   inProgress,
   type Reservation,
   requestFingerprint,
+  type StoredRow,
   unavailable,
 } from './idempotency.js';
-import {
-  type HeldKey,
-  idempotencyLocks,
-  KeyBusy,
-  type StoredRow,
-  storedRowSql,
-} from './idempotency-locks.js';
+import { type HeldKey, idempotencyLocks, KeyBusy, storedRowSql } from './idempotency-locks.js';
 
 /**
  * An idempotent call whose operation stores its own response, in the statement that makes its
@@ -62,13 +58,7 @@ export class StoredMeanwhile extends Error {}
 export async function runIdempotentInBatch(
   c: Context<AppEnv>,
   next: Next,
-  options: {
-    db: Database;
-    keyId: string;
-    idempotencyKey: string;
-    staleSeconds: number;
-    charge: () => Promise<void>;
-  },
+  options: IdempotentOptions,
 ): Promise<Response | undefined> {
   const { db, keyId, idempotencyKey } = options;
   const fingerprint = await requestFingerprint(c, idempotencyKey);

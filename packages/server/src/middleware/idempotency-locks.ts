@@ -1,6 +1,6 @@
 import type { Database, DedicatedSession } from '../db/database.js';
 import { sha256 } from '../ids.js';
-import { IDEMPOTENCY_TTL_HOURS } from './idempotency.js';
+import { IDEMPOTENCY_TTL_HOURS, type StoredRow } from './idempotency.js';
 
 /** How long to wait before asking again for a key another process holds. */
 const POLL_MS = 20;
@@ -15,17 +15,6 @@ export interface HeldKey {
    * then the operation's statement finds it ({@link HeldKey} is no guarantee, the primary key is).
    */
   stored: StoredRow | null | undefined;
-}
-
-/** An `idempotency_keys` row as the middleware decides on it. */
-export interface StoredRow {
-  fingerprint: string;
-  state: string;
-  response_status: number | null;
-  response_body: string | null;
-  response_type: string | null;
-  expired: boolean;
-  held_seconds: number;
 }
 
 /** The SQL of a key's {@link StoredRow}, `$ttl` hours being its life. */

@@ -6,6 +6,27 @@ import { sha256 } from '../ids.js';
 import type { AppEnv } from '../types.js';
 
 /** 1 to 255 visible ASCII characters. */
+/** An `idempotency_keys` row as the middleware decides on it. */
+export interface StoredRow {
+  fingerprint: string;
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  response_type: string | null;
+  expired: boolean;
+  held_seconds: number;
+}
+
+/** What both idempotency paths run a request with. */
+export interface IdempotentOptions {
+  db: Database;
+  keyId: string;
+  idempotencyKey: string;
+  staleSeconds: number;
+  /** Counts the call against the quota (not for replays). */
+  charge: () => Promise<void>;
+}
+
 export const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
 /**
@@ -63,13 +84,7 @@ const LOCK_NOT_AVAILABLE = '55P03';
 export async function runIdempotent(
   c: Context<AppEnv>,
   next: Next,
-  options: {
-    db: Database;
-    keyId: string;
-    idempotencyKey: string;
-    staleSeconds: number;
-    charge: () => Promise<void>;
-  },
+  options: IdempotentOptions,
 ): Promise<Response | undefined> {
   const { db, keyId, idempotencyKey } = options;
   const fingerprint = await requestFingerprint(c, idempotencyKey);
@@ -135,15 +150,7 @@ async function reserve(
     );
     if (inserted.length > 0) return { kind: 'run' };
 
-    const [row] = await tx.query<{
-      fingerprint: string;
-      state: string;
-      response_status: number | null;
-      response_body: string | null;
-      response_type: string | null;
-      expired: boolean;
-      held_seconds: number;
-    }>(
+    const [row] = await tx.query<StoredRow>(
       `SELECT fingerprint, state, response_status, response_body, response_type,
          created_at < now() - make_interval(hours => $3) AS expired,
          extract(epoch FROM now() - locked_at)::float8 AS held_seconds
