@@ -28,6 +28,8 @@ import { testModeRoutes } from './routes/test-mode.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { ElementsConfigCache } from './services/elements-config.js';
+import { PreviewCatalog } from './services/preview-catalog.js';
+import { VisitorCounters } from './services/visitor-counters.js';
 import type { AppDeps, AppEnv } from './types.js';
 
 /** Builds the HTTP app: middleware, routes, the error handler and the 404 handler. */
@@ -39,6 +41,11 @@ export function createApp(deps: AppDeps) {
   app.use('/api/v1/elements/*', cors);
   app.use('/api/v1/cotizaciones', cors);
   const configs = new ElementsConfigCache(deps.db, deps.keys);
+  // The basket preview's allowances and catalog, in this process's memory (routes/elements.ts).
+  const previewMemory = {
+    counters: new VisitorCounters(deps.db, deps.logger),
+    catalog: new PreviewCatalog(deps.db, deps.keys),
+  };
 
   const api = new Hono<AppEnv>()
     .route('/', meRoutes(deps))
@@ -51,7 +58,7 @@ export function createApp(deps: AppDeps) {
     .route('/', eventRoutes(deps))
     .route('/', outboxRoutes(deps))
     .route('/', webhookRoutes(deps))
-    .route('/', elementsRoutes(deps, configs))
+    .route('/', elementsRoutes(deps, configs, previewMemory))
     .route('/', taskRoutes(deps))
     .route('/', workflowRoutes(deps))
     .route('/', collectionsRoutes(deps));
@@ -79,11 +86,19 @@ export function createApp(deps: AppDeps) {
   // The HTTP server puts it in front of its listener too (listenerWithFastPath).
   const configFromMemory = configFastPath(deps.keys, configs, deps.now);
   // The widget's basket preview likewise, when memory holds its key (see preview-fast-path.ts).
-  const previewFromMemory = previewFastPath(deps);
+  const previewFromMemory = previewFastPath(deps, previewMemory);
   const route = app.fetch;
   app.fetch = fetchWithFastPath(configFromMemory, fetchWithPreviewFastPath(previewFromMemory, route));
   // `fetchThroughPipeline` skips both: what the fast paths' tests compare them with.
-  return Object.assign(app, { configFromMemory, previewFromMemory, fetchThroughPipeline: route });
+  // `close` sends the counts still in memory; call it once no more requests come, before the
+  // database closes.
+  return Object.assign(app, {
+    configFromMemory,
+    previewFromMemory,
+    previewMemory,
+    fetchThroughPipeline: route,
+    close: () => previewMemory.counters.close(),
+  });
 }
 
 export type App = ReturnType<typeof createApp>;

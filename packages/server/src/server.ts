@@ -76,6 +76,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       stopScheduler();
       await worker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
       await deps.keys.stop();
       await deps.db.close();
     },

@@ -29,6 +29,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
     server.onclose = resolve;
     process.stdin.on('end', resolve);
   });
+  await app.close();
   await deps.keys.stop();
   await deps.db.close();
   return 0;

@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import { clientIp } from '../http/client-ip.js';
 import { MCP_CHANNEL_HEADER, MCP_CHANNEL_TOKEN } from '../mcp/channel.js';
 import type { KeyWithOrg } from '../services/key-store.js';
+import type { VisitorCounters } from '../services/visitor-counters.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { authenticate } from './authenticate.js';
 import { type Access, authorize } from './authorize.js';
@@ -34,6 +35,11 @@ export interface EndpointOptions extends Access {
      * input, 4xx) are then not counted. @defaultValue false
      */
     countedByOperation?: boolean;
+    /**
+     * Counts it in this process's memory (see `VisitorCounters`: shared with the other processes
+     * within a flush on PostgreSQL) instead of by a statement. @defaultValue by a statement
+     */
+    inMemory?: VisitorCounters;
   };
 }
 
@@ -80,9 +86,10 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
       );
     } else if (options.perIp) {
       const ip = clientIp(c, deps.config.trustProxy);
-      const { name, limit, windowMs, countedByOperation } = options.perIp;
+      const { name, limit, windowMs, countedByOperation, inMemory } = options.perIp;
       const bucket = perIpBucket(name, auth.key.org_id, ip);
-      if (countedByOperation && deps.db.kind === 'postgres')
+      if (inMemory) inMemory.enforce(bucket, limit, deps.now(), windowMs);
+      else if (countedByOperation && deps.db.kind === 'postgres')
         c.set('deferredLimit', { bucket, limit, windowMs });
       else await enforceRateLimit(deps.db, bucket, limit, deps.now(), windowMs);
     }

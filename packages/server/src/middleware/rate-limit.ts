@@ -126,6 +126,21 @@ export async function countRequest(
   return { count, resetSeconds };
 }
 
+/**
+ * Counts one request in `bucket`'s window in this process's memory, the PGlite way (exact: one
+ * process owns a PGlite database), and returns the count. Shares its counts with
+ * {@link countRequest} and {@link currentCount} on the same database.
+ */
+export function countInMemory(db: Database, bucket: string, now: Date, windowMs: number): number {
+  const { start } = windowAt(now, windowMs);
+  return countLocally(db, localId(bucket, start), start + windowMs, now.getTime());
+}
+
+/** What {@link countInMemory} has counted in `bucket`'s current window, without counting. */
+export function readInMemory(db: Database, bucket: string, now: Date, windowMs: number): number {
+  return windowsOf(db).byId.get(localId(bucket, windowAt(now, windowMs).start))?.count ?? 0;
+}
+
 /** How many requests `bucket` has counted in the current window, without counting one. */
 export async function currentCount(
   db: Database,
@@ -174,7 +189,7 @@ function assertWithinLimit(count: number, limit: number, now: Date, windowMs: nu
 }
 
 /** 429 `rate_limited` for `limit` requests per window, with `Retry-After` until the window ends. */
-function rateLimited(limit: number, now: Date, windowMs: number): ApiError {
+export function rateLimited(limit: number, now: Date, windowMs: number): ApiError {
   const { resetSeconds } = windowAt(now, windowMs);
   return new ApiError(
     429,

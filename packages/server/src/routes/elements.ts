@@ -5,13 +5,14 @@ import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
 import { onlyParams } from '../http/query.js';
 import { endpoint } from '../middleware/endpoint.js';
-import type { DeferredLimit } from '../middleware/rate-limit.js';
 import { completeHeaders } from '../middleware/request-context.js';
-import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
+import { assertCouponAttemptsLeftInMemory, recordCouponFailureShared } from '../services/coupon-attempts.js';
 import type { CachedConfig, ElementsConfigCache } from '../services/elements-config.js';
 import type { KeyWithOrg } from '../services/key-store.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { type Preview, previewQuote } from '../services/preview.js';
+import type { PreviewCatalog } from '../services/preview-catalog.js';
+import type { VisitorCounters } from '../services/visitor-counters.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 /** Where the widget's configuration is served; {@link configFastPath} answers it before routing. */
@@ -52,8 +53,17 @@ const cachingHeaders = (config: CachedConfig): Record<string, string> => ({
   Vary: 'Origin, Authorization',
 });
 
+/**
+ * What the basket preview keeps in this process's memory: the visitors' allowances and the
+ * catalog it prices with. Shared by the route and its fast path.
+ */
+export interface PreviewMemory {
+  counters: VisitorCounters;
+  catalog: PreviewCatalog;
+}
+
 /** The widget's configuration and basket preview (`/elements/…`). */
-export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache) {
+export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache, memory: PreviewMemory) {
   return new Hono<AppEnv>()
     .get(
       '/elements/config',
@@ -73,17 +83,16 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache) {
         resource: 'elements',
         level: 'write',
         publishable: true,
-        perIp: PREVIEW_PER_IP,
+        perIp: { ...PREVIEW_PER_IP, inMemory: memory.counters },
         // It writes nothing, so there is nothing to replay.
         skipIdempotency: true,
       }),
       async (c) =>
         c.json({
-          data: await previewForVisitor(deps, {
+          data: await previewForVisitor(deps, memory, {
             auth: c.get('auth'),
             json: await readJson(c),
             ip: clientIp(c, deps.config.trustProxy),
-            deferred: c.get('deferredLimit'),
           }),
         }),
     );
@@ -92,31 +101,26 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache) {
 /** Where the basket preview is served; {@link previewFastPath} answers it before routing when it can. */
 export const PREVIEW_PATH = '/api/v1/elements/preview';
 
-/** The per-IP allowance of the preview, as `endpoint()` applies it to publishable keys. */
-export const PREVIEW_PER_IP = { ...PUBLISHABLE_LIMITS.preview, countedByOperation: true };
+/** The per-IP allowance of the preview, counted in memory (see {@link PreviewMemory}). */
+export const PREVIEW_PER_IP = PUBLISHABLE_LIMITS.preview;
 
 /**
- * The preview's operation once the pipeline has let the request through: validates the parsed
- * body, counts and checks the visitor's limits, prices the basket and counts a failed coupon.
- * Shared by the route and its fast path, so that both answer alike.
+ * The preview's operation once the pipeline has let the request through and counted the visitor's
+ * allowance: validates the parsed body, checks the visitor's failed coupons, prices the basket
+ * (from memory when memory knows the catalog, see {@link PreviewMemory}) and counts a failed
+ * coupon. Shared by the route and its fast path, so that both answer alike.
  */
 export async function previewForVisitor(
   deps: AppDeps,
-  request: { auth: KeyWithOrg; json: unknown; ip: string; deferred: DeferredLimit | undefined },
+  memory: PreviewMemory,
+  request: { auth: KeyWithOrg; json: unknown; ip: string },
 ): Promise<Preview> {
   const { auth, ip } = request;
   const body = parse(previewRequestSchema, request.json);
   const limited = auth.key.kind === 'publishable' && body.cupon !== undefined;
-  // On PostgreSQL both limits are counted by the one statement that reads the basket's inputs.
-  const counters = await basketCounters(deps.db, {
-    deferred: request.deferred,
-    orgId: auth.org.id,
-    ip,
-    coupon: limited,
-    now: deps.now(),
-  });
-  const data = await previewQuote(deps, auth, body, counters);
+  if (limited) assertCouponAttemptsLeftInMemory(memory.counters, auth.org.id, ip, deps.now());
+  const data = await previewQuote(deps, auth, body, memory.catalog);
   if (limited && data.cupon && !data.cupon.valid)
-    await recordCouponFailure(deps.db, auth.org.id, ip, deps.now());
+    await recordCouponFailureShared(memory.counters, deps.db, auth.org.id, ip, deps.now());
   return data;
 }

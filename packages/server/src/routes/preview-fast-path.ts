@@ -7,12 +7,11 @@ import { requestId } from '../ids.js';
 import { MCP_CHANNEL_HEADER } from '../mcp/channel.js';
 import { perIpBucket } from '../middleware/endpoint.js';
 import { keyAllowsOrigin, originOf } from '../middleware/origin.js';
-import { type DeferredLimit, enforceRateLimit } from '../middleware/rate-limit.js';
 import { apiHeaders } from '../middleware/request-context.js';
 import type { KeyWithOrg } from '../services/key-store.js';
 import type { AppDeps } from '../types.js';
 import { nodeHeader, publishableHash } from './config-fast-path.js';
-import { PREVIEW_PATH, PREVIEW_PER_IP, previewForVisitor } from './elements.js';
+import { PREVIEW_PATH, PREVIEW_PER_IP, type PreviewMemory, previewForVisitor } from './elements.js';
 
 /** What the preview's fast path reads of a request. */
 export interface PreviewRequest {
@@ -51,11 +50,11 @@ export type PreviewFromMemory = (request: PreviewRequest) => Promise<PreviewAnsw
  * counted, and takes the full pipeline, which answers or refuses as usual.
  *
  * Once taken, it does what the pipeline does from there on, in the same order, with the same
- * functions: the per-IP allowance (counted here on PGlite, by the operation's statement on
- * PostgreSQL), the body's limit and JSON, then {@link previewForVisitor}; errors are answered with
- * the flat error body the app's error handler sends, CORS and the request id included.
+ * functions: the per-IP allowance (counted in memory, see {@link PreviewMemory}), the body's limit
+ * and JSON, then {@link previewForVisitor}; errors are answered with the flat error body the app's
+ * error handler sends, CORS and the request id included.
  */
-export function previewFastPath(deps: AppDeps): PreviewFromMemory {
+export function previewFastPath(deps: AppDeps, memory: PreviewMemory): PreviewFromMemory {
   return function answerPreviewFromMemory(request) {
     if (request.method !== 'POST' || request.target !== PREVIEW_PATH) return undefined;
     const version = request.header('service-version');
@@ -76,7 +75,7 @@ export function previewFastPath(deps: AppDeps): PreviewFromMemory {
     const length = request.header('content-length');
     if (length != null && !(Number(length) <= MAX_BODY_BYTES)) return undefined;
     const ip = clientIpFrom(request.header('x-forwarded-for'), request.remoteAddress, deps.config.trustProxy);
-    return answerPreview(deps, auth, origin!, ip, request);
+    return answerPreview(deps, memory, auth, origin!, ip, request);
   };
 }
 
@@ -84,6 +83,7 @@ const BEARER = /^Bearer\s+(\S+)$/i;
 
 async function answerPreview(
   deps: AppDeps,
+  memory: PreviewMemory,
   auth: KeyWithOrg,
   origin: string,
   ip: string,
@@ -95,13 +95,10 @@ async function answerPreview(
   const corsOrigin = request.header('origin') ? origin : null;
   try {
     const { name, limit, windowMs } = PREVIEW_PER_IP;
-    const bucket = perIpBucket(name, auth.key.org_id, ip);
-    let deferred: DeferredLimit | undefined;
-    if (deps.db.kind === 'postgres') deferred = { bucket, limit, windowMs };
-    else await enforceRateLimit(deps.db, bucket, limit, deps.now(), windowMs);
+    memory.counters.enforce(perIpBucket(name, auth.key.org_id, ip), limit, deps.now(), windowMs);
     const bytes = await request.body();
     if (bytes.byteLength > MAX_BODY_BYTES) throw payloadTooLarge();
-    const data = await previewForVisitor(deps, { auth, json: parseJsonBytes(bytes), ip, deferred });
+    const data = await previewForVisitor(deps, memory, { auth, json: parseJsonBytes(bytes), ip });
     return jsonAnswer(200, { data }, id, corsOrigin, {});
   } catch (error) {
     const refusal = apiErrorFor(error, deps.logger, id);

@@ -9,6 +9,7 @@ import {
   LONGEST_RATE_WINDOW_MS,
   windowAt,
 } from '../middleware/rate-limit.js';
+import type { VisitorCounters } from './visitor-counters.js';
 
 /** Failed coupon attempts a client IP may make per window, so codes cannot be enumerated. */
 export const COUPON_FAILURES_LIMIT = 10;
@@ -62,7 +63,37 @@ export function recordCouponFailure(db: Database, orgId: string, ip: string, now
 }
 
 /**
- * The limits a publishable-key request that prices a basket (preview, creation) is held to, as
+ * {@link assertCouponAttemptsLeft} from this process's memory, for the basket preview (see
+ * {@link VisitorCounters}: exact on PGlite, within a flush of the other processes' on PostgreSQL).
+ */
+export function assertCouponAttemptsLeftInMemory(
+  counters: VisitorCounters,
+  orgId: string,
+  ip: string,
+  now: Date,
+): void {
+  assertFailuresLeft(counters.read(bucket(orgId, ip), now, COUPON_FAILURES_WINDOW_MS), now);
+}
+
+/**
+ * {@link recordCouponFailure} for the basket preview: counted where every process and quote
+ * creation read it at once (a failed coupon is rare, so its write costs the hot path nothing),
+ * and the total it reaches kept in this process's memory for its next previews.
+ */
+export async function recordCouponFailureShared(
+  counters: VisitorCounters,
+  db: Database,
+  orgId: string,
+  ip: string,
+  now: Date,
+): Promise<void> {
+  const key = bucket(orgId, ip);
+  const { count } = await db.detached(() => countRequest(db, key, now, COUPON_FAILURES_WINDOW_MS));
+  counters.learn(key, now, COUPON_FAILURES_WINDOW_MS, count);
+}
+
+/**
+ * The limits a publishable-key quote creation is held to (the preview counts its own in memory), as
  * counters its first statement counts on PostgreSQL: the per-IP allowance the endpoint left to
  * it, and the failed-coupon count when a coupon is asked for. PGlite, which counts in memory,
  * checks the failed coupons here and gets no counter for them.

@@ -1,10 +1,10 @@
 import type { PreviewRequest } from '@svc/core';
 import { invalidRequest } from '../errors.js';
-import type { FoldedCounter } from '../middleware/rate-limit.js';
 import type { CouponRejection } from '../repositories/coupons.js';
 import { readQuoteInputs } from '../repositories/quote-inputs.js';
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
+import type { PreviewCatalog } from './preview-catalog.js';
 import { couponCheck, lineProductIds, priceLines, totalsFor } from './pricing.js';
 
 /** The authoritative totals of a draft basket (POST /elements/preview). */
@@ -35,8 +35,8 @@ export async function previewQuote(
   deps: AppDeps,
   auth: KeyWithOrg,
   body: PreviewRequest,
-  /** Rate counters the one statement counts or reads, each checked before pricing. */
-  counters: readonly FoldedCounter[] = [],
+  /** The catalog kept in memory: the products and an unlimited coupon come from it when it knows them. */
+  catalog?: PreviewCatalog,
 ): Promise<Preview> {
   const { key, org } = auth;
   const scope = { orgId: org.id, mode: key.mode };
@@ -46,13 +46,9 @@ export async function previewQuote(
       `base_currency: ${currency} is not a currency of this business (${org.currencies.join(', ')})`,
     );
   }
-  // Products, coupon and the request's rate counters in one statement, as quote creation reads them.
-  const inputs = await readQuoteInputs(
-    deps.db,
-    scope,
-    { productIds: lineProductIds(body.items), couponCode: body.cupon },
-    counters,
-  );
+  const request = { productIds: lineProductIds(body.items), couponCode: body.cupon };
+  // From memory when it knows them; else products and coupon in one statement, as creation reads them.
+  const inputs = (await catalog?.inputs(scope, request)) ?? (await readQuoteInputs(deps.db, scope, request));
   const lines = priceLines(inputs.products, org, body.items, currency, {
     publishable: key.kind === 'publishable',
   });

@@ -36,6 +36,11 @@ export interface TestContext {
   setNow(date: Date | undefined): void;
   /** Calls the app without a port, like a client would (JSON body, bearer key). */
   call(method: string, path: string, init?: CallInit): Promise<Response>;
+  /**
+   * Another server process on the same database, PostgreSQL only: its own connections, key store
+   * (hearing changes through LISTEN/NOTIFY), memory and app. Closed with the context.
+   */
+  openPeer(): Promise<{ app: ReturnType<typeof createApp>; deps: AppDeps }>;
   close(): Promise<void>;
 }
 
@@ -48,7 +53,12 @@ export interface CallInit {
 let counter = 0;
 
 /** Opens a database copied from the migrated template of the backend under test. */
-export async function openTestDatabase(): Promise<{ db: Database; cleanup: () => Promise<void> }> {
+export async function openTestDatabase(): Promise<{
+  db: Database;
+  /** The database's URL on PostgreSQL, for a second pool (another process's); undefined on PGlite. */
+  url?: string;
+  cleanup: () => Promise<void>;
+}> {
   if (inject('testDb') === 'postgres') {
     const adminUrl = inject('pgAdminUrl');
     const name = `svc_t_${process.pid}_${Date.now()}_${counter++}`;
@@ -61,6 +71,7 @@ export async function openTestDatabase(): Promise<{ db: Database; cleanup: () =>
     const db = createDatabase(await openPostgres(url.toString(), { max: 10 }));
     return {
       db,
+      url: url.toString(),
       async cleanup() {
         await db.close();
         const client = new pg.Client({ connectionString: adminUrl });
@@ -84,7 +95,7 @@ export async function openTestDatabase(): Promise<{ db: Database; cleanup: () =>
 
 /** Builds a {@link TestContext}: one per test file (`beforeAll`), an organization per concern. */
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
-  const { db, cleanup } = await openTestDatabase();
+  const { db, url, cleanup } = await openTestDatabase();
   const keysDir = options.sellerPage ? mkdtempSync(join(tmpdir(), 'svc-seller-')) : undefined;
   const config = readConfig({
     LOG_LEVEL: 'silent',
@@ -107,6 +118,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     idempotencyStaleSeconds: options.idempotencyStaleSeconds ?? 60,
   };
   const app = createApp(deps);
+  const peers: (() => Promise<void>)[] = [];
   const seed = await seedDemo(db, readCatalog(DEFAULT_CATALOG), {
     origins: [
       'http://127.0.0.1:8787',
@@ -134,7 +146,23 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       }
       return Promise.resolve(app.request(path, { method, headers, body }));
     },
+    async openPeer() {
+      if (!url) throw new Error('openPeer: another process shares a database on PostgreSQL only');
+      const peerDb = createDatabase(await openPostgres(url, { max: 4 }));
+      const peerKeys = new KeyStore(peerDb);
+      await peerKeys.start();
+      const peerDeps: AppDeps = { ...deps, db: peerDb, keys: peerKeys };
+      const peerApp = createApp(peerDeps);
+      peers.push(async () => {
+        await peerApp.close();
+        await peerKeys.stop();
+        await peerDb.close();
+      });
+      return { app: peerApp, deps: peerDeps };
+    },
     async close() {
+      for (const closePeer of peers) await closePeer();
+      await app.close();
       await keys.stop();
       await cleanup();
       if (keysDir) rmSync(keysDir, { recursive: true, force: true });
