@@ -7,6 +7,8 @@ import type { KeyStore } from './key-store.js';
 const MAX_PRODUCTS = 2_000;
 const MAX_COUPONS = 1_000;
 const TTL_MS = 30_000;
+/** Scopes kept before memory starts over; enough for every busy organization of a process. */
+const MAX_SCOPES = 1_000;
 
 type Scope = { orgId: string; mode: string };
 
@@ -96,7 +98,10 @@ export class PreviewCatalog {
     loading = this.#read(scope).then(
       (entry) => {
         if (this.#loading.get(key) === loading) this.#loading.delete(key);
-        if (generation === this.#generation) this.#entries.set(key, entry);
+        if (generation === this.#generation) {
+          if (this.#entries.size >= MAX_SCOPES && !this.#entries.has(key)) this.#entries.clear();
+          this.#entries.set(key, entry);
+        }
         return entry;
       },
       (error: unknown) => {
