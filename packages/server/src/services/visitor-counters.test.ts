@@ -82,6 +82,26 @@ describe('VisitorCounters', () => {
     },
   );
 
+  it.runIf(inject('testDb') === 'postgres')(
+    'forgets a window once it has ended and its counts were sent, and counters nobody counted',
+    async () => {
+      const counters = new VisitorCounters(t.db, logger, { flushMs: 60_000 });
+      const first = new Date(Math.floor(Date.now() / WINDOW) * WINDOW - 2 * WINDOW);
+      for (let i = 0; i < 5; i++) counters.count(`vc:old:${i}`, first, WINDOW);
+      // Only read and never counted anywhere: nothing to remember after the flush.
+      counters.read('vc:nobody', first, WINDOW);
+      expect(counters.kept).toBe(6);
+      await counters.flush();
+      expect(counters.kept).toBe(5);
+      counters.count('vc:new', new Date(first.getTime() + WINDOW), WINDOW);
+      expect(counters.kept).toBe(1);
+      // A window whose counts were not sent yet is kept until they are.
+      counters.count('vc:newer', new Date(first.getTime() + 2 * WINDOW), WINDOW);
+      expect(counters.kept).toBe(2);
+      await counters.close();
+    },
+  );
+
   it.runIf(inject('testDb') === 'postgres')('flushes by itself within its interval', async () => {
     const counters = new VisitorCounters(t.db, logger, { flushMs: 50 });
     const now = new Date();

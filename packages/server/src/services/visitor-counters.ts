@@ -1,22 +1,26 @@
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
-import { countInMemory, rateLimited, readInMemory, windowAt } from '../middleware/rate-limit.js';
+import { countInMemory, rateLimited, readInMemory } from '../middleware/rate-limit.js';
 
 /** How often a process adds its counts to PostgreSQL and reads back the shared totals. */
 export const VISITOR_FLUSH_MS = 500;
 /** Counters a flush sends in one statement; more wait for the next one, which follows at once. */
 const FLUSH_BATCH = 5_000;
-/** How often windows that ended are dropped from memory. */
-const SWEEP_MS = 10_000;
 
 interface Entry {
   bucket: string;
-  windowStart: number;
-  endsAt: number;
+  window: Window;
   /** The shared total as the last flush read it back (every process's flushed counts). */
   shared: number;
   /** This process's counts not yet in the shared total: not sent, or sent and not yet answered. */
   unflushed: number;
+}
+
+/** One fixed window of one length, with its counters by bucket: dropped whole once it has ended. */
+interface Window {
+  start: number;
+  endsAt: number;
+  entries: Map<string, Entry>;
 }
 
 /**
@@ -34,12 +38,12 @@ export class VisitorCounters {
   readonly #db: Database;
   readonly #logger: Logger;
   readonly #flushMs: number;
-  readonly #entries = new Map<string, Entry>();
+  /** Running windows by their start, per window length. */
+  readonly #windows = new Map<number, Map<number, Window>>();
   /** Entries counted or read since the last flush: their counts go out, their totals come back. */
   readonly #dirty = new Set<Entry>();
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
-  #sweptAt = 0;
   #closed = false;
 
   constructor(db: Database, logger: Logger, options: { flushMs?: number } = {}) {
@@ -55,6 +59,13 @@ export class VisitorCounters {
     entry.unflushed++;
     this.#touch(entry);
     return entry.shared + entry.unflushed;
+  }
+
+  /** How many counters memory keeps (PostgreSQL), for tests and diagnostics. */
+  get kept(): number {
+    let kept = 0;
+    for (const windows of this.#windows.values()) for (const w of windows.values()) kept += w.entries.size;
+    return kept;
   }
 
   /** Counts one request and throws 429 `rate_limited` (with `Retry-After`) once over `limit`. */
@@ -101,15 +112,35 @@ export class VisitorCounters {
   }
 
   #entry(bucket: string, now: Date, windowMs: number): Entry {
-    const { start } = windowAt(now, windowMs);
-    const id = `${bucket}@${start}`;
-    let entry = this.#entries.get(id);
+    let windows = this.#windows.get(windowMs);
+    if (!windows) {
+      windows = new Map();
+      this.#windows.set(windowMs, windows);
+    }
+    const start = Math.floor(now.getTime() / windowMs) * windowMs;
+    let window = windows.get(start);
+    if (!window) {
+      // A new window: those that ended are dropped whole, once what they counted has been sent.
+      for (const [old, ended] of windows) {
+        if (ended.endsAt <= now.getTime() && this.#settled(ended)) windows.delete(old);
+      }
+      window = { start, endsAt: start + windowMs, entries: new Map() };
+      windows.set(start, window);
+    }
+    let entry = window.entries.get(bucket);
     if (!entry) {
-      this.#sweep(now.getTime());
-      entry = { bucket, windowStart: start, endsAt: start + windowMs, shared: 0, unflushed: 0 };
-      this.#entries.set(id, entry);
+      entry = { bucket, window, shared: 0, unflushed: 0 };
+      window.entries.set(bucket, entry);
     }
     return entry;
+  }
+
+  /** True when nothing a window counted is left to send. */
+  #settled(window: Window): boolean {
+    for (const entry of window.entries.values()) {
+      if (entry.unflushed > 0 || this.#dirty.has(entry)) return false;
+    }
+    return true;
   }
 
   #touch(entry: Entry): void {
@@ -123,15 +154,6 @@ export class VisitorCounters {
     }
   }
 
-  /** Drops windows that ended, at most once per {@link SWEEP_MS}. */
-  #sweep(now: number): void {
-    if (now - this.#sweptAt < SWEEP_MS) return;
-    this.#sweptAt = now;
-    for (const [id, entry] of this.#entries) {
-      if (entry.endsAt <= now && !this.#dirty.has(entry) && entry.unflushed === 0) this.#entries.delete(id);
-    }
-  }
-
   async #flushBatch(): Promise<void> {
     const batch: Entry[] = [];
     for (const entry of this.#dirty) {
@@ -139,25 +161,21 @@ export class VisitorCounters {
       this.#dirty.delete(entry);
       if (batch.length >= FLUSH_BATCH) break;
     }
-    // One order for every process: two flushes that upsert the same rows take their locks alike.
-    batch.sort((a, b) =>
-      a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : a.windowStart - b.windowStart,
-    );
     const sent = batch.map((entry) => entry.unflushed);
     try {
       const rows = await this.#db.query<{ bucket: string; window_start: string; count: number }>(FLUSH_SQL, [
         batch.map((e) => e.bucket),
-        batch.map((e) => e.windowStart),
+        batch.map((e) => e.window.start),
         sent,
       ]);
       const totals = new Map(rows.map((row) => [`${row.bucket}@${row.window_start}`, row.count]));
       batch.forEach((entry, i) => {
-        const total = totals.get(`${entry.bucket}@${entry.windowStart}`);
+        const total = totals.get(`${entry.bucket}@${entry.window.start}`);
         entry.unflushed -= sent[i]!;
         if (total !== undefined) entry.shared = total;
         // A counter nobody has counted is nothing to remember.
         else if (entry.shared === 0 && entry.unflushed === 0 && !this.#dirty.has(entry))
-          this.#entries.delete(`${entry.bucket}@${entry.windowStart}`);
+          entry.window.entries.delete(entry.bucket);
       });
     } catch (error) {
       // Kept for the next flush: the counts are not lost while the database is away.
@@ -175,12 +193,13 @@ export class VisitorCounters {
 }
 
 // Adds each counter's new counts (`delta` > 0) and reads back its total; a counter only read
-// (`delta` = 0) is read. The rows are upserted in the order given (sorted by the caller).
+// (`delta` = 0) is read. Rows are upserted in one order, the key's (bytewise, cheap), so that two
+// processes' flushes touching the same counters lock them alike and never deadlock.
 const FLUSH_SQL = `WITH d AS (
-    SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[]) WITH ORDINALITY AS d(bucket, window_start, delta, n)
+    SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[]) AS d(bucket, window_start, delta)
   ), counted AS (
     INSERT INTO rate_counters (bucket, window_start, count)
-    SELECT bucket, window_start, delta FROM d WHERE delta > 0 ORDER BY n
+    SELECT bucket, window_start, delta FROM d WHERE delta > 0 ORDER BY bucket COLLATE "C", window_start
     ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_counters.count + EXCLUDED.count
     RETURNING bucket, window_start, count
   )
