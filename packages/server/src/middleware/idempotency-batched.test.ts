@@ -209,17 +209,15 @@ describe('idempotent widget creations in group commit', () => {
     });
 
     it("refuses a new client past the plan's limit, and writes nothing", async () => {
-      const [{ n }] = (await t.db.query<{ n: number }>(
-        "SELECT n FROM client_counts WHERE org_id = $1 AND mode = 'test'",
-        [t.seed.org.id],
-      )) as [{ n: number }];
       const [{ plan }] = (await t.db.query<{ plan: string }>('SELECT plan FROM orgs WHERE id = $1', [
         t.seed.org.id,
       ])) as [{ plan: keyof typeof PLANS }];
-      await t.db.query("UPDATE client_counts SET n = $2 WHERE org_id = $1 AND mode = 'test'", [
-        t.seed.org.id,
-        PLANS[plan].maxClients,
-      ]);
+      // A stripe of the count that fills the plan, as if other sessions had added the rest.
+      await t.db.query(
+        `INSERT INTO client_counts (org_id, mode, stripe, n)
+         SELECT $1, 'test', 99, $2 - coalesce(sum(n), 0) FROM client_counts WHERE org_id = $1 AND mode = 'test'`,
+        [t.seed.org.id, PLANS[plan].maxClients],
+      );
       try {
         const visitor = randomUUID();
         const quotes = (await t.db.query('SELECT id FROM quotes')).length;
@@ -231,9 +229,8 @@ describe('idempotent widget creations in group commit', () => {
           await t.db.query('SELECT id FROM clients WHERE email = $1', [`${visitor}@batch.example`]),
         ).toEqual([]);
       } finally {
-        await t.db.query("UPDATE client_counts SET n = $2 WHERE org_id = $1 AND mode = 'test'", [
+        await t.db.query("DELETE FROM client_counts WHERE org_id = $1 AND mode = 'test' AND stripe = 99", [
           t.seed.org.id,
-          n,
         ]);
       }
     });
