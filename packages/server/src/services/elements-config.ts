@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { LANGUAGES, type PaymentPlan } from '@svc/core';
 import type { Database } from '../db/database.js';
 import { sha256 } from '../ids.js';
@@ -5,16 +7,34 @@ import { listProducts } from '../repositories/products.js';
 import type { KeyStore, KeyWithOrg } from './key-store.js';
 import { planText } from './payments.js';
 
-/** A serialised configuration response and its entity tag. */
-export interface CachedConfig {
+/** A content coding the configuration is also kept in, as `Content-Encoding` names it. */
+export type ConfigEncoding = 'br' | 'gzip';
+
+/** One representation of the configuration: its bytes as sent, and its own entity tag. */
+export interface ConfigRepresentation {
+  /** Null for the JSON as is (no `Content-Encoding`). */
+  encoding: ConfigEncoding | null;
+  body: Uint8Array<ArrayBuffer>;
+  /** Its length in bytes, as the Content-Length header wants it. */
+  length: string;
+  /** Strong, and different for each encoding (the JSON's tag with `-br` or `-gzip` inside the quotes). */
+  etag: string;
+}
+
+/**
+ * A serialised configuration response and its entity tag, with the same JSON compressed once
+ * with brotli and gzip for the browsers that accept them (every browser does): a fifth of the
+ * bytes to write on every page view.
+ */
+export interface CachedConfig extends ConfigRepresentation {
   /**
    * The JSON, serialised and encoded once: encoding 5 KB of text to UTF-8 on every page view was
    * the largest single cost of answering it.
    */
   body: Uint8Array<ArrayBuffer>;
-  /** Its length in bytes, as the Content-Length header wants it. */
-  length: string;
-  etag: string;
+  encoding: null;
+  /** The compressed representations, only those smaller than the JSON itself. */
+  encoded: Partial<Record<ConfigEncoding, ConfigRepresentation>>;
 }
 
 const TTL_MS = 30_000;
@@ -95,15 +115,53 @@ export class ElementsConfigCache {
     };
     const json = JSON.stringify({ data });
     const body = new TextEncoder().encode(json);
+    const tag = sha256(json).slice(0, 32);
     const entry = {
+      encoding: null,
       body,
       length: String(body.length),
-      etag: `"${sha256(json).slice(0, 32)}"`,
+      etag: `"${tag}"`,
+      encoded: await compressed(body, tag),
       at: Date.now(),
     };
     if (generation === this.#generation) this.#cache.set(id, entry);
     return entry;
   }
+}
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/**
+ * The JSON compressed once per cached configuration (off the event loop, in libuv's pool), at the
+ * highest levels: it is sent thousands of times for every compression. An encoding that does not
+ * make the body smaller is left out, and the JSON is sent as is.
+ */
+async function compressed(
+  body: Uint8Array<ArrayBuffer>,
+  tag: string,
+): Promise<Partial<Record<ConfigEncoding, ConfigRepresentation>>> {
+  const [br, gz] = await Promise.all([
+    brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    gzipped(body, { level: constants.Z_BEST_COMPRESSION }),
+  ]);
+  const encoded: Partial<Record<ConfigEncoding, ConfigRepresentation>> = {};
+  for (const [encoding, bytes] of [
+    ['br', br],
+    ['gzip', gz],
+  ] as const) {
+    if (bytes.length >= body.length) continue;
+    // A Buffer may be a view of a larger pooled one: copy into bytes of its own.
+    const own = new Uint8Array(bytes);
+    encoded[encoding] = { encoding, body: own, length: String(own.length), etag: `"${tag}-${encoding}"` };
+  }
+  return encoded;
 }
 
 /**
