@@ -255,6 +255,17 @@ describe('GET /elements/config answered from memory', () => {
     expect(fromMemory(widgetRequest(key))?.status).toBe(200);
   });
 
+  it('builds a configuration once for all the requests that miss it at the same time', async () => {
+    const { key } = await newPublishableKey();
+    expect((await viaApp(key)).status).toBe(200);
+    const configs = new ElementsConfigCache(t.db, t.deps.keys);
+    const auth = t.deps.keys.peek(key)!;
+    const built = await Promise.all(Array.from({ length: 20 }, () => configs.get(auth)));
+    expect(new Set(built).size).toBe(1);
+    expect(configs.peek(auth)).toBe(built[0]);
+    expect(Object.keys(built[0]!.encoded).sort()).toEqual(['br', 'gzip']);
+  });
+
   it('stops answering for a revoked key at once, though it had been answering from memory', async () => {
     const { key, record } = await newPublishableKey();
     expect((await viaApp(key)).status).toBe(200);

@@ -49,6 +49,7 @@ export class ElementsConfigCache {
   readonly #cache = new Map<string, CachedConfig & { at: number }>();
   // Bumped on every change message: a build that started before one must not fill the cache.
   #generation = 0;
+  readonly #building = new Map<string, { generation: number; build: Promise<CachedConfig> }>();
 
   constructor(db: Database, keys: KeyStore) {
     this.#db = db;
@@ -73,9 +74,22 @@ export class ElementsConfigCache {
   async get(auth: KeyWithOrg): Promise<CachedConfig> {
     const hit = this.peek(auth);
     if (hit) return hit;
-    const { key, org } = auth;
-    const id = `${org.id}:${key.mode}`;
+    const id = `${auth.org.id}:${auth.key.mode}`;
     const generation = this.#generation;
+    // One build at a time per configuration: when an entry expires, every page view in flight
+    // misses it at once, and each building (and compressing) its own copy made a burst of
+    // identical work. A build started before a change message is not joined.
+    const pending = this.#building.get(id);
+    if (pending?.generation === generation) return pending.build;
+    const build = this.#build(auth, id, generation).finally(() => {
+      if (this.#building.get(id)?.build === build) this.#building.delete(id);
+    });
+    this.#building.set(id, { generation, build });
+    return build;
+  }
+
+  async #build(auth: KeyWithOrg, id: string, generation: number): Promise<CachedConfig> {
+    const { key, org } = auth;
     const { records } = await listProducts(
       this.#db,
       { orgId: org.id, mode: key.mode },
@@ -133,9 +147,8 @@ const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
 /**
- * The JSON compressed once per cached configuration (off the event loop, in libuv's pool), at the
- * highest levels: it is sent thousands of times for every compression. An encoding that does not
- * make the body smaller is left out, and the JSON is sent as is.
+ * The JSON compressed once per cached configuration, off the event loop (in libuv's pool). An
+ * encoding that does not make the body smaller is left out, and the JSON is sent as is.
  */
 async function compressed(
   body: Uint8Array<ArrayBuffer>,
@@ -145,10 +158,13 @@ async function compressed(
     brotli(body, {
       params: {
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        // Quality 6: 0.17 ms for the demo's 5.8 KB, 1,014 B; the maximum (11) took 7.6 ms for
+        // 949 B, paid every 30 s by every organization's configuration in use.
+        [constants.BROTLI_PARAM_QUALITY]: 6,
         [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
       },
     }),
+    // Level 9: 0.06 ms, 1,122 B for the same JSON.
     gzipped(body, { level: constants.Z_BEST_COMPRESSION }),
   ]);
   const encoded: Partial<Record<ConfigEncoding, ConfigRepresentation>> = {};
