@@ -103,7 +103,11 @@ async function database(name: string): Promise<Record<string, string>> {
 }
 
 async function server(root: string, name: string) {
-  const env = { ...(await database(name)), TRUST_PROXY: '1', SVC_KEY_RATE_LIMIT: '100000000' };
+  const env: Record<string, string> = {
+    ...(await database(name)),
+    TRUST_PROXY: '1',
+    SVC_KEY_RATE_LIMIT: '100000000',
+  };
   const seeded = await start(root, ['packages/server/bin/svc-server.mjs', 'seed', '--json'], env, '');
   const seed = JSON.parse(seeded.out.slice(seeded.out.indexOf('{'))) as { keys: { pk_test: string } };
   const port = await freePort();
@@ -115,6 +119,7 @@ async function server(root: string, name: string) {
   );
   return {
     child,
+    env,
     url: `http://127.0.0.1:${port}/api/v1/elements/config`,
     key: seed.keys.pk_test,
     headers: { authorization: `Bearer ${seed.keys.pk_test}`, origin: 'http://127.0.0.1:8787' },
@@ -161,10 +166,11 @@ async function load(
 const next = await server(ROOT, 'ab_config_next');
 const base = baseRoot ? await server(baseRoot, 'ab_config_base') : undefined;
 const bport = await freePort();
+// On PostgreSQL the baseline reads its fair ceilings from a seeded database: the server's own.
 const bare = await start(
   ROOT,
   ['--import', 'tsx', 'bench/baseline.ts', String(bport)],
-  kind === 'postgres' ? { DATABASE_URL: pgUrl } : await database('unused'),
+  kind === 'postgres' ? { DATABASE_URL: next.env.DATABASE_URL! } : await database('unused'),
   'baseline listening',
 );
 const bareUrl = `http://127.0.0.1:${bport}/bare`;
