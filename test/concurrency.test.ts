@@ -173,6 +173,62 @@ describe('two server processes on one PostgreSQL', () => {
     expect(await replay.text()).toBe(texts[0]);
   });
 
+  it("runs the widget's 50 concurrent submissions with one idempotency key exactly once, on both processes", async () => {
+    // The widget's path takes no lock in the database: a duplicate on the other process waits on the
+    // stored response's primary key while the first's statement runs, then replays its response.
+    const laptopId = seed.products.find((p) => p.sku === 'LAP-14')!.id;
+    const body = {
+      items: [{ descripcion: 'Laptop', cantidad: 1, precio_unitario: 24500, producto_id: laptopId }],
+      cliente: { empresa: 'Visitante Único', email: 'unico@widget.example' },
+      cupon: 'BIENVENIDA10',
+    };
+    // Warm both processes' memory of the catalog and coupon, so the submissions take the one-statement path.
+    for (const i of [0, 1]) {
+      const warm = await post(
+        i,
+        '/cotizaciones',
+        seed.keys.pk_test,
+        { ...body, cliente: { empresa: `Calentar ${i}` } },
+        {
+          origin: 'http://127.0.0.1:8787',
+          'x-forwarded-for': `203.0.113.${200 + i}`,
+          'idempotency-key': `warm-${i}`,
+        },
+      );
+      expect(warm.status).toBe(200);
+    }
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        post(i, '/cotizaciones', seed.keys.pk_test, body, {
+          origin: 'http://127.0.0.1:8787',
+          'x-forwarded-for': `203.0.113.${i + 1}`,
+          'idempotency-key': 'one-widget-quote',
+        }),
+      ),
+    );
+    const ok = responses.filter((r) => r.status === 200);
+    const texts = await Promise.all(ok.map((r) => r.text()));
+    expect(new Set(texts).size).toBe(1);
+    expect(ok.filter((r) => r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+    for (const r of responses.filter((r) => r.status !== 200)) {
+      expect(r.status).toBe(409);
+      expect((await r.json()).code).toBe('idempotency_in_progress');
+    }
+    const admin = new pg.Client(database.url);
+    await admin.connect();
+    try {
+      const { rows } = await admin.query(
+        `SELECT (SELECT count(*)::int FROM clients WHERE email = 'unico@widget.example') AS clients,
+           (SELECT count(*)::int FROM quotes q JOIN clients c ON c.id = q.cliente_id WHERE c.email = 'unico@widget.example') AS quotes,
+           (SELECT count(*)::int FROM events WHERE type = 'quote.created' AND data->>'id' = $1) AS events`,
+        [JSON.parse(texts[0]!).data.id],
+      );
+      expect(rows[0]).toEqual({ clients: 1, quotes: 1, events: 1 });
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('stops serving the widget configuration to a revoked publishable key at once, on both processes', async () => {
     const created = await createKey([
       '--kind',

@@ -33,8 +33,8 @@ export interface AppVariables {
   /** Set when a publishable key's allowed origin may read the response (CORS). */
   corsOrigin: string;
   /**
-   * Set by a handler whose response already carries every header middleware would add (see
-   * `completeHeaders`): a plain header object that is written as is, the server's fast path.
+   * Set by a handler whose response already carries every header middleware would add (the
+   * request id, the version, CORS; see `apiHeaders`), so that middleware leaves it as it is.
    */
   headersComplete: boolean;
   /**

@@ -40,19 +40,6 @@ export interface Database extends Queryable {
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /** Sends a notification (NOTIFY) to every process listening on `channel`, this one included. */
   notify(channel: string, payload: string): Promise<void>;
-  /**
-   * Opens a connection of its own, outside the pool, for session-level state such as advisory
-   * locks, which PostgreSQL frees when the session ends. Undefined on PGlite: one process, one
-   * connection, nothing another process could hold.
-   */
-  readonly openSession?: (() => Promise<DedicatedSession>) | undefined;
-  close(): Promise<void>;
-}
-
-/** A connection of its own (see {@link Database.openSession}). */
-export interface DedicatedSession extends Queryable {
-  /** Settles when the connection is gone (closed or lost): every session-level lock went with it. */
-  readonly ended: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,7 +50,6 @@ export interface DriverAdapter {
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
-  openSession?: () => Promise<DedicatedSession>;
   close(): Promise<void>;
 }
 
@@ -103,7 +89,6 @@ export function createDatabase(driver: DriverAdapter): Database {
     inTransaction: () => ambient.getStore() !== undefined,
     listen: (channel, onMessage) => driver.listen(channel, onMessage),
     notify: (channel, payload) => driver.notify(channel, payload),
-    openSession: driver.openSession && (() => driver.openSession!()),
     close: () => driver.close(),
   };
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { DedicatedSession, DriverAdapter, Queryable, Row, TransactionOptions } from './database.js';
+import type { DriverAdapter, Queryable, Row, TransactionOptions } from './database.js';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
@@ -82,31 +82,6 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     }
   }
 
-  const sessions = new Set<pg.Client>();
-  async function openSession(): Promise<DedicatedSession> {
-    const client = new pg.Client({ connectionString: url, options: '-c jit=off' });
-    let end!: () => void;
-    const ended = new Promise<void>((resolve) => {
-      end = resolve;
-    });
-    // A lost connection emits 'error' and then 'end'; either way its session (and its locks) is gone.
-    client.on('error', () => end());
-    client.on('end', () => {
-      sessions.delete(client);
-      end();
-    });
-    await client.connect();
-    sessions.add(client);
-    return {
-      ended,
-      async query<T = Row>(sql: string, params?: readonly unknown[]) {
-        const result = await client.query(statement(sql, params));
-        return result.rows as T[];
-      },
-      close: () => client.end().catch(() => {}),
-    };
-  }
-
   const plain: Queryable = {
     async query<T = Row>(sql: string, params?: readonly unknown[]) {
       const result = await pool.query(statement(sql, params));
@@ -117,7 +92,6 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   return {
     kind: 'postgres',
     query: (sql, params) => plain.query(sql, params),
-    openSession,
     async transaction(fn, options?: TransactionOptions) {
       const client = await pool.connect();
       // A connection lost between two statements emits 'error' on the checked-out client; without a
@@ -169,7 +143,6 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       const client = listenClient;
       listenClient = undefined;
       client?.release(true);
-      await Promise.all([...sessions].map((session) => session.end().catch(() => {})));
       await pool.end();
     },
   };

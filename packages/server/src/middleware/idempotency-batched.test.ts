@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchedQuote } from '../repositories/quote-batch.js';
+import { PLANS } from '../services/plans.js';
 import { quoteWriter } from '../services/quote-writer.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { draftQuote } from '../testing/quote-fixtures.js';
@@ -178,5 +179,101 @@ describe('idempotent widget creations in group commit', () => {
       { idempotency_key: taken, fingerprint: 'elsewhere', response_body: '{}' },
       { idempotency_key: free, fingerprint: 'here', response_body: JSON.stringify({ folio }) },
     ]);
+  });
+
+  describe('from memory, with a client presumed new', () => {
+    // A first submission leaves the catalog and the coupon in memory: the next are priced from it,
+    // their client presumed new, and written by one statement that checks the presumption.
+    beforeAll(async () => {
+      expect((await submit(submission(randomUUID()), randomUUID())).status).toBe(200);
+    });
+
+    it('writes the quote for a client that exists after all (made by another process), not a second one', async () => {
+      const visitor = randomUUID();
+      const [existing] = await t.db.query<{ id: string }>(
+        `INSERT INTO clients (org_id, mode, empresa, email) VALUES ($1, 'test', 'Ya Existente', $2) RETURNING id`,
+        [t.seed.org.id, `${visitor.toUpperCase()}@batch.example`],
+      );
+      const answer = await submit(submission(visitor), randomUUID());
+      expect(answer.status).toBe(200);
+      const { data } = (await answer.json()) as { data: { id: string } };
+      const [quote] = await t.db.query<{ cliente_id: string }>(
+        'SELECT cliente_id FROM quotes WHERE id = $1',
+        [data.id],
+      );
+      expect(quote!.cliente_id).toBe(existing!.id);
+      const clients = await t.db.query('SELECT id FROM clients WHERE lower(email) = lower($1)', [
+        `${visitor}@batch.example`,
+      ]);
+      expect(clients).toHaveLength(1);
+    });
+
+    it("refuses a new client past the plan's limit, and writes nothing", async () => {
+      const [{ plan }] = (await t.db.query<{ plan: string }>('SELECT plan FROM orgs WHERE id = $1', [
+        t.seed.org.id,
+      ])) as [{ plan: keyof typeof PLANS }];
+      // A stripe of the count that fills the plan, as if other sessions had added the rest.
+      await t.db.query(
+        `INSERT INTO client_counts (org_id, mode, stripe, n)
+         SELECT $1, 'test', 99, $2 - coalesce(sum(n), 0) FROM client_counts WHERE org_id = $1 AND mode = 'test'`,
+        [t.seed.org.id, PLANS[plan].maxClients],
+      );
+      try {
+        const visitor = randomUUID();
+        const quotes = (await t.db.query('SELECT id FROM quotes')).length;
+        const answer = await submit(submission(visitor), randomUUID());
+        expect(answer.status).toBe(402);
+        expect(((await answer.json()) as { code: string }).code).toBe('plan_limit_reached');
+        expect(await t.db.query('SELECT id FROM quotes')).toHaveLength(quotes);
+        expect(
+          await t.db.query('SELECT id FROM clients WHERE email = $1', [`${visitor}@batch.example`]),
+        ).toEqual([]);
+      } finally {
+        await t.db.query("DELETE FROM client_counts WHERE org_id = $1 AND mode = 'test' AND stripe = 99", [
+          t.seed.org.id,
+        ]);
+      }
+    });
+
+    it('runs again a key whose stored response expired, replacing it', async () => {
+      const idem = randomUUID();
+      const [key] = await t.db.query<{ id: string }>(
+        "SELECT id FROM api_keys WHERE mode = 'test' AND kind = 'publishable' AND org_id = $1 LIMIT 1",
+        [t.seed.org.id],
+      );
+      await t.db.query(
+        `INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, state, response_status, response_body, response_type, created_at)
+         VALUES ($1, $2, 'long ago', 'done', 200, '{"old":true}', 'application/json', now() - interval '24 hours 30 minutes')`,
+        [key!.id, idem],
+      );
+      const answer = await submit(submission(randomUUID()), idem);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('idempotent-replayed')).toBeNull();
+      const text = await answer.text();
+      expect(JSON.parse(text).data.folio).toMatch(/^COT-/);
+      const rows = await t.db.query<{ fingerprint: string; response_body: string }>(
+        'SELECT fingerprint, response_body FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2',
+        [key!.id, idem],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.fingerprint).not.toBe('long ago');
+      expect(rows[0]!.response_body).toBe(text);
+    });
+
+    it('replays a live stored response instead of writing, and refuses its key with another body', async () => {
+      const visitor = randomUUID();
+      const idem = randomUUID();
+      const first = await submit(submission(visitor), idem);
+      expect(first.status).toBe(200);
+      const text = await first.text();
+      const quotes = (await t.db.query('SELECT id FROM quotes')).length;
+      const again = await submit(submission(visitor), idem);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await again.text()).toBe(text);
+      const other = await submit(submission(randomUUID()), idem);
+      expect(other.status).toBe(422);
+      expect(((await other.json()) as { code: string }).code).toBe('idempotency_key_reused');
+      expect(await t.db.query('SELECT id FROM quotes')).toHaveLength(quotes);
+    });
   });
 });

@@ -12,7 +12,6 @@ import {
   type StoredRow,
   unavailable,
 } from './idempotency.js';
-import { type HeldKey, idempotencyLocks, KeyBusy, storedRowSql } from './idempotency-locks.js';
 
 /**
  * An idempotent call whose operation stores its own response, in the statement that makes its
@@ -33,8 +32,9 @@ export interface IdempotentCall {
 export const STORED_RESPONSE_TYPE = 'application/json';
 
 /**
- * Thrown by an operation whose statement found the key's response already stored: a duplicate
- * ran meanwhile (its reservation lost with its connection). The middleware replays that response.
+ * Thrown by an operation whose statement found a response already stored under the key (an
+ * earlier request's, or a duplicate's that ran meanwhile) and wrote nothing: the middleware
+ * replays that response.
  */
 export class StoredMeanwhile extends Error {}
 
@@ -42,18 +42,20 @@ export class StoredMeanwhile extends Error {}
  * Runs a POST that carries `Idempotency-Key` at most once per API key and key, for operations that
  * store their response with their own writes, in one statement that can be shared with other
  * requests' (group commit), so no transaction holds the organization's folio counter across
- * round trips.
+ * round trips, and taking the key costs no round trip of its own.
  *
- * 1. The key is held by {@link idempotencyLocks}: an in-process map and, on PostgreSQL, a
- *    session-level advisory lock on the process's own connection, which PostgreSQL frees when
- *    the process dies. A duplicate waits up to {@link IDEMPOTENCY_WAIT_MS} for it, then answers
- *    409 `idempotency_in_progress`.
- * 2. Held, the key's stored response, if any, is replayed; else the operation runs with an
- *    {@link IdempotentCall} and stores its success itself. A 4xx is stored after it (nothing was
- *    written but rate counters); 5xx and 429 are not stored, so the key can be retried.
- * 3. The stored response's primary key is written by the operation's statement without ON
- *    CONFLICT: if a duplicate stored one meanwhile, the statement fails and writes nothing
- *    ({@link StoredMeanwhile}), and that response is replayed. Exactly-once never rests on the lock.
+ * 1. Within the process, a duplicate waits up to {@link IDEMPOTENCY_WAIT_MS} for the request
+ *    holding its key (then 409 `idempotency_in_progress`), so it never runs beside it.
+ * 2. The operation runs with an {@link IdempotentCall}; its statement stores the response, with
+ *    the primary key of `idempotency_keys`, and writes nothing when a live response is already
+ *    stored under the key ({@link StoredMeanwhile}). A duplicate on another process whose statement
+ *    runs meanwhile waits on that primary key for the first to end: on commit its statement fails
+ *    and writes nothing, on rollback it runs. A process that dies mid-statement loses its
+ *    transaction, and with it everything it held. Exactly-once rests on that key alone.
+ * 3. Any other answer first looks for a stored response (an earlier request's with this key), which
+ *    is replayed instead; else a 4xx is stored (nothing was written but rate counters), and 5xx and
+ *    429 are not, so the key can be retried. A 4xx whose storing finds a response stored meanwhile
+ *    replays that one, so every request with a key gets the same answer.
  */
 export async function runIdempotentInBatch(
   c: Context<AppEnv>,
@@ -62,41 +64,32 @@ export async function runIdempotentInBatch(
 ): Promise<Response | undefined> {
   const { db, keyId, idempotencyKey } = options;
   const fingerprint = await requestFingerprint(c, idempotencyKey);
-
-  let held: HeldKey;
+  const release = await holdInProcess(db, `${keyId}\n${idempotencyKey}`, Date.now() + IDEMPOTENCY_WAIT_MS);
+  const key = { keyId, idempotencyKey, fingerprint, staleSeconds: options.staleSeconds };
   try {
-    held = await idempotencyLocks(db).acquire(keyId, idempotencyKey, Date.now() + IDEMPOTENCY_WAIT_MS);
-  } catch (error) {
-    if (error instanceof KeyBusy) throw inProgress(1);
-    throw unavailable(error);
-  }
-  try {
-    const found = await decide(
-      db,
-      { keyId, idempotencyKey, fingerprint, staleSeconds: options.staleSeconds },
-      held.stored !== undefined ? held.stored : await readStored(db, keyId, idempotencyKey),
-    );
-    if (found.kind === 'replay') return replay(found);
     await options.charge();
     const call: IdempotentCall = { keyId, idempotencyKey, fingerprint };
     c.set('idempotentCall', call);
     await next();
     if (c.error instanceof StoredMeanwhile) {
-      const stored = await decide(
-        db,
-        { keyId, idempotencyKey, fingerprint, staleSeconds: options.staleSeconds },
-        await readStored(db, keyId, idempotencyKey),
-      );
+      const stored = await decide(db, key, await readStored(db, keyId, idempotencyKey));
       if (stored.kind === 'replay') return replay(stored);
+      // An expired or abandoned entry, removed by decide: the key is free for a retry.
       throw unavailable(c.error);
     }
+    if (call.storedBody !== undefined) return undefined;
+    const earlier = await readStored(db, keyId, idempotencyKey);
+    if (earlier) {
+      const stored = await decide(db, key, earlier);
+      if (stored.kind === 'replay') return replay(stored);
+    }
     const status = c.res.status;
-    if (call.storedBody !== undefined || status >= 500 || status === 429) return undefined;
+    if (status >= 500 || status === 429) return undefined;
     // A refusal (nothing written but rate counters), stored so that a retry gets the same answer.
     // A success reaches here only from an operation that does not store its own: stored after it.
-    await db.query(
+    const [inserted] = await db.query(
       `INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, state, response_status, response_body, response_type)
-       VALUES ($1, $2, $3, 'done', $4, $5, $6) ON CONFLICT (key_id, idempotency_key) DO NOTHING`,
+       VALUES ($1, $2, $3, 'done', $4, $5, $6) ON CONFLICT (key_id, idempotency_key) DO NOTHING RETURNING 1`,
       [
         keyId,
         idempotencyKey,
@@ -106,9 +99,54 @@ export async function runIdempotentInBatch(
         c.res.headers.get('content-type') ?? STORED_RESPONSE_TYPE,
       ],
     );
-    return undefined;
+    if (inserted) return undefined;
+    // A duplicate on another process stored its answer meanwhile: that one is the key's answer.
+    const stored = await decide(db, key, await readStored(db, keyId, idempotencyKey));
+    return stored.kind === 'replay' ? replay(stored) : undefined;
   } finally {
-    held.release();
+    release();
+  }
+}
+
+/** Keys held by the requests of each database's process: each settles when released. */
+const heldKeys = new WeakMap<Database, Map<string, Promise<void>>>();
+
+/**
+ * Holds `name` for this process, once whoever holds it lets go, waiting until `deadline` (ms since
+ * the epoch); past it, 409 `idempotency_in_progress`. Resolves with the release.
+ */
+async function holdInProcess(db: Database, name: string, deadline: number): Promise<() => void> {
+  let held = heldKeys.get(db);
+  if (!held) {
+    held = new Map();
+    heldKeys.set(db, held);
+  }
+  for (let holder = held.get(name); holder; holder = held.get(name)) {
+    if (!(await settlesBefore(holder, deadline))) throw inProgress(1);
+  }
+  let free!: () => void;
+  held.set(
+    name,
+    new Promise<void>((resolve) => {
+      free = resolve;
+    }),
+  );
+  return () => {
+    held.delete(name);
+    free();
+  };
+}
+
+/** True when `promise` settles before `deadline`. */
+async function settlesBefore(promise: Promise<void>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -119,13 +157,14 @@ function replay(found: Extract<Reservation, { kind: 'replay' }>): Response {
   });
 }
 
+const STORED_ROW = `SELECT fingerprint, state, response_status, response_body, response_type,
+     created_at < now() - make_interval(hours => $3) AS expired,
+     extract(epoch FROM now() - locked_at)::float8 AS held_seconds
+   FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2`;
+
 /** The key's stored row, or null. */
 async function readStored(db: Database, keyId: string, idempotencyKey: string): Promise<StoredRow | null> {
-  const [row] = await db.query<StoredRow>(storedRowSql('$1', '$2', '$3'), [
-    keyId,
-    idempotencyKey,
-    IDEMPOTENCY_TTL_HOURS,
-  ]);
+  const [row] = await db.query<StoredRow>(STORED_ROW, [keyId, idempotencyKey, IDEMPOTENCY_TTL_HOURS]);
   return row ?? null;
 }
 

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { API_VERSION } from '../config.js';
 import { ApiError } from '../errors.js';
 import { errorResponse } from '../http/error-handler.js';
@@ -34,18 +34,6 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     const stamped = stampResponse(c.res, id);
     if (stamped !== c.res) c.res = stamped;
   };
-}
-
-/**
- * `headers` (a fresh object, completed in place) as every middleware would leave them (request id,
- * version, CORS for an allowed origin), as one plain object: the server writes it without building
- * a `Headers`.
- * Marks the response so that middleware leaves it alone. A response that depends on the origin
- * names `Origin` in the `Vary` it passes, whether or not CORS applies.
- */
-export function completeHeaders(c: Context<AppEnv>, headers: Record<string, string>): Record<string, string> {
-  c.set('headersComplete', true);
-  return apiHeaders(c.get('requestId'), c.get('corsOrigin'), headers);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Queryable } from '../db/database.js';
 import { splitStatements } from '../db/migrate.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { countClients } from './clients.js';
@@ -16,11 +17,12 @@ const kept = () =>
        (SELECT o.id AS org_id, m.mode, (SELECT count(*)::int FROM clients
           WHERE clients.org_id = o.id AND clients.mode = m.mode) AS rows
         FROM orgs o, (VALUES ('test'), ('live')) AS m(mode)) c
-     LEFT JOIN client_counts k ON k.org_id = c.org_id AND k.mode = c.mode`,
+     LEFT JOIN (SELECT org_id, mode, sum(n)::int AS n FROM client_counts GROUP BY org_id, mode) k
+       ON k.org_id = c.org_id AND k.mode = c.mode`,
   );
 const scope = () => ({ orgId: t.seed.org.id, mode: 'test' });
 
-describe('client counts (migration 013)', () => {
+describe('client counts (migrations 013 and 023)', () => {
   it('follow every insert and delete of clients, one statement of many rows included', async () => {
     const before = await countClients(t.db, scope());
     await t.db.query(
@@ -84,4 +86,51 @@ DROP TABLE a;`;
       'DROP TABLE a',
     ]);
   });
+
+  // PGlite runs one transaction at a time: nothing to wait for there.
+  it.runIf(inject('testDb') === 'postgres')(
+    'let concurrent transactions add clients without waiting for one another',
+    async () => {
+      const stripeOf = async (tx: Queryable) =>
+        Number((await tx.query<{ stripe: string }>('SELECT txid_current() % 16 AS stripe'))[0]!.stripe);
+      const insert = (tx: Queryable, empresa: string) =>
+        tx.query("INSERT INTO clients (org_id, mode, empresa) VALUES ($1, 'test', $2)", [
+          t.seed.org.id,
+          empresa,
+        ]);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let began!: (stripe: number) => void;
+      const first = new Promise<number>((resolve) => {
+        began = resolve;
+      });
+      const open = t.db.transaction(async (tx) => {
+        const stripe = await stripeOf(tx);
+        await insert(tx, 'Franja Abierta');
+        began(stripe);
+        await held;
+      });
+      try {
+        const stripeA = await first;
+        let added = false;
+        // Another transaction (another stripe: one in 16 shares it, then the next is taken) adds its
+        // client while the first is open; with one row per organization it would wait for it.
+        for (let attempt = 0; attempt < 4 && !added; attempt++) {
+          added = await t.db.transaction(async (tx) => {
+            if ((await stripeOf(tx)) === stripeA) return false;
+            await tx.query("SET LOCAL lock_timeout = '1s'");
+            await insert(tx, `Franja Cerrada ${attempt}`);
+            return true;
+          });
+        }
+        expect(added).toBe(true);
+      } finally {
+        release();
+        await open;
+      }
+      for (const row of await kept()) expect(row.kept).toBe(row.rows);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database.js';
+import { IDEMPOTENCY_TTL_HOURS } from '../middleware/idempotency.js';
 import type { CounterClaim } from '../middleware/rate-limit.js';
-import type { NewClientRow } from './clients.js';
+import { clientCountSql, type NewClientRow } from './clients.js';
 import type { CouponTerms } from './coupons.js';
 import { eventCtes, NOTIFY_IF_JOBS, withoutCredentials } from './events.js';
 import type { RowVersions } from './quote-inputs.js';
@@ -16,6 +17,7 @@ import {
   type NewQuote,
   type QuoteItemRow,
 } from './quotes.js';
+import { inScope } from './scope-sql.js';
 
 /** One quote of a batch: its id is chosen by the caller, to match the rows the batch returns. */
 export interface BatchedQuote {
@@ -37,6 +39,12 @@ export interface BatchedQuote {
   newClient?: { row: NewClientRow; eventData: Record<string, unknown> } | undefined;
   /** The response of an idempotent call, stored with the quote (see {@link StoredResponse}). */
   stored?: StoredResponse | undefined;
+  /**
+   * For a new client priced from memory, not looked up: left out when the organization already has
+   * a client by that e-mail (or, without one, by that name), or when the batch's new clients would
+   * take the organization past `limit` (its plan's; null: none), so that the caller reads afresh.
+   */
+  presumedNew?: { by: 'email' | 'empresa'; value: string; limit: number | null } | undefined;
 }
 
 /**
@@ -61,6 +69,11 @@ export const STORED_RESPONSE_KEY = 'idempotency_keys_pkey';
 export interface BatchOutcome {
   /** Its generated columns, when it was created. */
   created: Generated | undefined;
+  /**
+   * For a quote left out with an idempotent call's response to store: a response was already
+   * stored under its key (a duplicate's, or an earlier one's), which the caller replays.
+   */
+  storedAlready: boolean;
   /** What each of its counters counted (or read), in the order given. */
   counts: number[];
 }
@@ -68,7 +81,8 @@ export interface BatchOutcome {
 /** The per-quote columns of a batch, read from its one JSON parameter. */
 const QUOTE_RECORD = `ord integer, id uuid, ${NEW_QUOTE_RECORD}, items jsonb, event jsonb, coupon_tipo text,
   coupon_valor numeric, coupon_moneda text, client_version text, product_versions jsonb, counters jsonb,
-  new_client jsonb, client_event jsonb, stored jsonb`;
+  new_client jsonb, client_event jsonb, stored jsonb, presumed_email text, presumed_empresa text,
+  client_limit bigint`;
 
 /**
  * Creates several quotes of one organization and mode in one statement, as {@link insertQuote}
@@ -80,8 +94,10 @@ const QUOTE_RECORD = `ord integer, id uuid, ${NEW_QUOTE_RECORD}, items jsonb, ev
  * coupon's check (active, not expired, uses left for all the batch's quotes that apply it) is the
  * same for every quote of the batch. A quote is left out, its `created` missing,
  * when its coupon fails that check or has other values than it was priced with,
- * when a counter of its own is over, or when a row it was priced with from memory changed; the
- * caller creates it on its own, or reads afresh, or refuses it.
+ * when a counter of its own is over, when a row it was priced with from memory changed, when a
+ * client presumed new exists or would pass the plan's limit, or when a response is already stored
+ * under its idempotency key (`storedAlready`); the caller creates it on its own, or reads afresh,
+ * or refuses it, or replays. An expired stored response under its key is deleted and replaced.
  *
  * @returns what became of each quote, by id.
  */
@@ -92,7 +108,7 @@ export async function insertQuoteBatch(
   now: Date,
 ): Promise<Map<string, BatchOutcome>> {
   const input = quotes.map(
-    ({ id, quote, items, eventData, coupon, versions, counters, newClient, stored }, ord) => ({
+    ({ id, quote, items, eventData, coupon, versions, counters, newClient, stored, presumedNew }, ord) => ({
       ord,
       id,
       ...quote,
@@ -123,27 +139,41 @@ export async function insertQuoteBatch(
             folio_token: stored.folioToken,
           }
         : null,
+      presumed_email: presumedNew?.by === 'email' ? presumedNew.value : null,
+      presumed_empresa: presumedNew?.by === 'empresa' ? presumedNew.value : null,
+      client_limit: presumedNew?.limit ?? null,
     }),
   );
-  const rows = await db.query<Generated & { counts: number[]; notified: unknown }>(INSERT_BATCH, [
-    scope.orgId,
-    scope.mode,
-    now,
-    JSON.stringify(input),
-  ]);
+  const rows = await db.query<Generated & { counts: number[]; stored_already: boolean; notified: unknown }>(
+    INSERT_BATCH,
+    [scope.orgId, scope.mode, now, JSON.stringify(input)],
+  );
   return new Map(
-    rows.map(({ notified: _notified, counts, ...generated }) => [
+    rows.map(({ notified: _notified, counts, stored_already, ...generated }) => [
       generated.id,
-      { created: generated.seq === null ? undefined : generated, counts: counts.map(Number) },
+      {
+        created: generated.seq === null ? undefined : generated,
+        storedAlready: stored_already,
+        counts: counts.map(Number),
+      },
     ]),
   );
 }
 
+/** The SQL finding a live (unexpired) stored response under the key of `stored`, a JSON column. */
+const liveStoredSql = (stored: string) =>
+  `SELECT 1 FROM idempotency_keys k
+   WHERE k.key_id = (${stored}->>'key_id')::uuid AND k.idempotency_key = ${stored}->>'idempotency_key'
+     AND k.created_at >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`;
+
 // Built once, at load (the driver finds its prepared statement by the text).
 // `counted` adds each window's requests of the batch at once (one statement cannot update a row
 // twice), and `counts` gives each quote the count it would have had counted alone, in order.
-// `eligible` looks each version up with a scalar subquery by primary key: as EXISTS, the planner
-// (assuming 100 quotes in the JSON) hashed the whole clients and products tables instead.
+// `eligible` looks each version, and each client presumed new, up with a scalar subquery: as
+// EXISTS, the planner (assuming 100 quotes in the JSON) hashed the whole clients and products
+// tables instead; and a client presumed new is looked up with its scope as `inScope` writes it, or
+// the planner, with statistics from before a burst of new clients, read all the organization's
+// clients through their list index to find none (1–2 ms a quote).
 const INSERT_BATCH = `WITH input AS (
        SELECT * FROM jsonb_to_recordset($4::jsonb) AS q(${QUOTE_RECORD})
      ), tally AS (
@@ -172,6 +202,13 @@ const INSERT_BATCH = `WITH input AS (
          AND (input.product_versions IS NULL OR NOT EXISTS (
            SELECT 1 FROM jsonb_each_text(input.product_versions) AS v(id, version)
            WHERE v.version IS DISTINCT FROM (SELECT xmin::text FROM products WHERE products.id = v.id::uuid)))
+         AND (input.presumed_email IS NULL OR (SELECT 1 FROM clients
+           WHERE lower(clients.email) = lower(input.presumed_email) AND ${inScope('$1', '$2')} LIMIT 1) IS NULL)
+         AND (input.presumed_empresa IS NULL OR (SELECT 1 FROM clients
+           WHERE lower(clients.empresa) = lower(input.presumed_empresa) AND ${inScope('$1', '$2')} LIMIT 1) IS NULL)
+         AND (input.client_limit IS NULL OR (${clientCountSql('$1', '$2')})
+           + (SELECT count(*) FROM input i WHERE i.new_client IS NOT NULL) <= input.client_limit)
+         AND (input.stored IS NULL OR NOT EXISTS (${liveStoredSql('input.stored')}))
      ), claimed AS (
        UPDATE coupons SET uses = uses + wanted.n
        FROM (SELECT coupon_id, coupon_tipo, coupon_valor, coupon_moneda, count(*) AS n FROM eligible
@@ -206,13 +243,20 @@ const INSERT_BATCH = `WITH input AS (
          contacto text, email text, telefono text, rfc text, fiscal jsonb, terminos text, country_code text)
        WHERE accepted.new_client IS NOT NULL
        RETURNING id
+     ), purged AS (
+       DELETE FROM idempotency_keys k USING accepted
+       WHERE accepted.stored IS NOT NULL AND k.key_id = (accepted.stored->>'key_id')::uuid
+         AND k.idempotency_key = accepted.stored->>'idempotency_key'
+         AND k.created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+       RETURNING 1
      ), stored AS (
        INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, state, response_status, response_body, response_type)
        SELECT (s.stored->>'key_id')::uuid, s.stored->>'idempotency_key', s.stored->>'fingerprint', 'done',
          (s.stored->>'status')::integer, replace(s.stored->>'body', s.stored->>'folio_token', to_json(quote.folio)::text),
          s.stored->>'type'
        FROM accepted s JOIN quote USING (id)
-       WHERE s.stored IS NOT NULL
+       -- After the purge, which frees an expired response's key for this one.
+       WHERE s.stored IS NOT NULL AND (SELECT count(*) FROM purged) >= 0
      ), created AS (
        SELECT quote.id, quote.seq, accepted.created_by, accepted.event || jsonb_build_object('id', quote.id, 'folio', quote.folio) AS data
        FROM quote JOIN accepted USING (id)
@@ -222,7 +266,7 @@ const INSERT_BATCH = `WITH input AS (
          object: "'client'",
          objectId: 'new_client.id',
          data: 'accepted.client_event',
-         from: "new_client JOIN accepted ON (accepted.new_client->>'id')::uuid = new_client.id",
+         from: 'new_client JOIN accepted ON accepted.cliente_id = new_client.id',
          orderBy: 'accepted.ord',
          actor: 'accepted.created_by',
        },
@@ -238,5 +282,6 @@ const INSERT_BATCH = `WITH input AS (
      ])}
      SELECT input.id, quote.seq, quote.folio, quote.created_at,
        (SELECT coalesce(json_agg(counts.count ORDER BY counts.i), '[]') FROM counts WHERE counts.ord = input.ord) AS counts,
+       quote.seq IS NULL AND input.stored IS NOT NULL AND EXISTS (${liveStoredSql('input.stored')}) AS stored_already,
        ${NOTIFY_IF_JOBS} AS notified
      FROM input LEFT JOIN quote ON quote.id = input.id`;

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, get as httpGet, type IncomingHttpHeaders, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,31 @@ const headersOf = (res: Response) => {
   const all = Object.fromEntries(res.headers);
   delete all['service-request-id'];
   return all;
+};
+/** A GET over HTTP as Node's client sends it: nothing added, nothing decompressed. */
+const raw = (url: string, headers: Record<string, string>) =>
+  new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+const comparableRaw = (headers: IncomingHttpHeaders) => {
+  const { 'service-request-id': id, date, connection, 'keep-alive': keepAlive, ...rest } = headers;
+  expect(id).toMatch(/^req_[0-9a-f]{24}$/);
+  return rest;
+};
+const listening = async (listener: RequestListener) => {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 };
 const newPublishableKey = async (extra: { expiresAt?: Date } = {}) =>
   createApiKey(t.db, {
@@ -123,6 +148,60 @@ describe('GET /elements/config answered from memory', () => {
     }
   });
 
+  it('answers every Accept-Encoding byte for byte as the full pipeline does, over HTTP, 304 included', async () => {
+    const { key } = await newPublishableKey();
+    let fromMemory = 0;
+    const counted: ConfigFromMemory = (request) => {
+      const answer = t.app.configFromMemory(request);
+      if (answer) fromMemory++;
+      return answer;
+    };
+    // The same app twice: behind the fast path, and through the pipeline alone.
+    const fast = await listening(
+      listenerWithFastPath(counted, getRequestListener(t.app.fetchThroughPipeline)),
+    );
+    const full = await listening(getRequestListener(t.app.fetchThroughPipeline));
+    const path = '/api/v1/elements/config';
+    try {
+      // The pipeline fills memory; from then on the fast path answers.
+      expect((await raw(full.url + path, widgetHeaders(key))).status).toBe(200);
+      const acceptEncodings = [
+        undefined,
+        'gzip, deflate, br, zstd',
+        'gzip, deflate',
+        'br;q=0.2, gzip;q=0.8',
+        'identity',
+        'br;q=0, gzip;q=0',
+        '*',
+      ];
+      const encodings = new Set<string | undefined>();
+      for (const acceptEncoding of acceptEncodings) {
+        const headers = widgetHeaders(
+          key,
+          acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+        );
+        const before = fromMemory;
+        const [a, b] = [await raw(fast.url + path, headers), await raw(full.url + path, headers)];
+        expect(fromMemory, String(acceptEncoding)).toBe(before + 1);
+        expect(a.status).toBe(200);
+        expect(comparableRaw(a.headers), String(acceptEncoding)).toEqual(comparableRaw(b.headers));
+        expect(a.body.equals(b.body), String(acceptEncoding)).toBe(true);
+        expect(a.headers['content-length']).toBe(String(a.body.length));
+        encodings.add(a.headers['content-encoding']);
+        const revalidate = { ...headers, 'if-none-match': String(a.headers.etag) };
+        const [a304, b304] = [await raw(fast.url + path, revalidate), await raw(full.url + path, revalidate)];
+        expect(fromMemory).toBe(before + 2);
+        expect(a304.status).toBe(304);
+        expect(b304.status).toBe(304);
+        expect(comparableRaw(a304.headers)).toEqual(comparableRaw(b304.headers));
+        expect(a304.headers['access-control-allow-origin']).toBe(ORIGIN);
+      }
+      expect(encodings).toEqual(new Set([undefined, 'br', 'gzip']));
+    } finally {
+      await Promise.all([fast.close(), full.close()]);
+    }
+  });
+
   it('leaves to the full pipeline, with memory warm, whatever memory cannot answer alone', async () => {
     const { key } = await newPublishableKey();
     const revoked = await newPublishableKey();
@@ -174,6 +253,17 @@ describe('GET /elements/config answered from memory', () => {
       expect(fromMemory(request()), what).toBeUndefined();
     }
     expect(fromMemory(widgetRequest(key))?.status).toBe(200);
+  });
+
+  it('builds a configuration once for all the requests that miss it at the same time', async () => {
+    const { key } = await newPublishableKey();
+    expect((await viaApp(key)).status).toBe(200);
+    const configs = new ElementsConfigCache(t.db, t.deps.keys);
+    const auth = t.deps.keys.peek(key)!;
+    const built = await Promise.all(Array.from({ length: 20 }, () => configs.get(auth)));
+    expect(new Set(built).size).toBe(1);
+    expect(configs.peek(auth)).toBe(built[0]);
+    expect(Object.keys(built[0]!.encoded).sort()).toEqual(['br', 'gzip']);
   });
 
   it('stops answering for a revoked key at once, though it had been answering from memory', async () => {

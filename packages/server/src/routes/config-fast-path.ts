@@ -3,11 +3,10 @@ import { API_VERSION } from '../config.js';
 import { requestId } from '../ids.js';
 import { memoize } from '../memo.js';
 import { keyAllowsOrigin, originOf } from '../middleware/origin.js';
-import { apiHeaders } from '../middleware/request-context.js';
 import { hashKey } from '../services/api-keys.js';
 import type { ElementsConfigCache } from '../services/elements-config.js';
 import type { KeyStore } from '../services/key-store.js';
-import { CONFIG_PATH, type ConfigAnswer, configAnswer } from './elements.js';
+import { CONFIG_PATH, type ConfigAnswer, configAnswer, headerPairs } from './elements.js';
 
 /** What the fast path reads of a request. */
 export interface ConfigRequest {
@@ -51,8 +50,11 @@ export function configFastPath(
     if (!keyAllowsOrigin(auth.key, origin)) return undefined;
     const config = configs.peek(auth);
     if (!config) return undefined;
-    return configAnswer(config, request.header('if-none-match'), (extra) =>
-      apiHeaders(requestId(), origin, extra),
+    return configAnswer(
+      config,
+      { ifNoneMatch: request.header('if-none-match'), acceptEncoding: request.header('accept-encoding') },
+      origin,
+      requestId(),
     );
   };
 }
@@ -80,7 +82,7 @@ export function fetchWithFastPath<Rest extends unknown[]>(
       header: (name) => request.headers.get(name),
     });
     return answer
-      ? new Response(answer.body, { status: answer.status, headers: answer.headers })
+      ? new Response(answer.body, { status: answer.status, headers: headerPairs(answer.headers) })
       : route(request, ...rest);
   };
 }
@@ -98,6 +100,7 @@ export function listenerWithFastPath(fromMemory: ConfigFromMemory, route: Reques
       header: nodeHeader(req),
     });
     if (!answer) return route(req, res);
+    // A flat list of names and values: Node reads it without walking an object's keys.
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body ?? undefined);
   };

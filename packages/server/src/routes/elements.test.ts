@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
@@ -209,10 +210,67 @@ describe('GET /elements/config', () => {
       expect(res.headers.get('service-version')).toBe('2026-10-01');
       expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
       expect(res.headers.get('access-control-expose-headers')).toContain('Service-Request-Id');
-      expect(res.headers.get('vary')).toBe('Origin, Authorization');
+      expect(res.headers.get('vary')).toBe('Origin, Authorization, Accept-Encoding');
     }
     expect(first.headers.get('content-type')).toBe('application/json; charset=UTF-8');
+    expect(first.headers.get('content-encoding')).toBeNull();
     expect(first.headers.get('service-request-id')).not.toBe(again.headers.get('service-request-id'));
+  });
+
+  it('sends the JSON compressed as the request accepts it, each encoding with its own ETag and 304', async () => {
+    const plain = await asWidget('GET', '/api/v1/elements/config');
+    const json = Buffer.from(await plain.arrayBuffer());
+    const etag = plain.headers.get('etag')!;
+    const get = (extra: Record<string, string>) =>
+      asWidget('GET', '/api/v1/elements/config', undefined, extra);
+    const cases: [string, 'br' | 'gzip' | null][] = [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip, deflate', 'gzip'],
+      ['br;q=0.5, gzip', 'gzip'],
+      ['x-gzip', 'gzip'],
+      ['BR', 'br'],
+      ['*', 'br'],
+      ['br;q=0, *;q=0.1', 'gzip'],
+      ['gzip;q=0.5, identity', null],
+      ['identity', null],
+      ['deflate, zstd', null],
+      ['br;q=0, gzip;q=0', null],
+      ['br;q=high', null],
+      ['', null],
+    ];
+    const tags = new Set<string>();
+    for (const [acceptEncoding, expected] of cases) {
+      const res = await get({ 'accept-encoding': acceptEncoding });
+      expect(res.status, acceptEncoding).toBe(200);
+      expect(res.headers.get('content-encoding'), acceptEncoding).toBe(expected);
+      expect(res.headers.get('vary')).toBe('Origin, Authorization, Accept-Encoding');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+      expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(res.headers.get('content-length')).toBe(String(bytes.length));
+      const decoded =
+        expected === 'br' ? brotliDecompressSync(bytes) : expected === 'gzip' ? gunzipSync(bytes) : bytes;
+      expect(decoded.equals(json), acceptEncoding).toBe(true);
+      if (expected) expect(bytes.length).toBeLessThan(json.length / 2);
+      const tag = res.headers.get('etag')!;
+      expect(tag).toBe(expected ? etag.replace(/"$/, `-${expected}"`) : etag);
+      tags.add(tag);
+      // A 304 for the tag of the representation this request gets, weak or strong; the tag of
+      // another representation gets that representation's full answer instead.
+      for (const known of [tag, `W/${tag}`, `"other", ${tag}`]) {
+        const again = await get({ 'accept-encoding': acceptEncoding, 'if-none-match': known });
+        expect(again.status, `${acceptEncoding} ${known}`).toBe(304);
+        expect(again.headers.get('etag')).toBe(tag);
+        expect(again.headers.get('content-encoding')).toBeNull();
+        expect(again.headers.get('vary')).toBe('Origin, Authorization, Accept-Encoding');
+        expect(await again.text()).toBe('');
+      }
+      const other = expected === 'br' ? etag : etag.replace(/"$/, '-br"');
+      const full = await get({ 'accept-encoding': acceptEncoding, 'if-none-match': other });
+      expect(full.status).toBe(200);
+      expect(full.headers.get('etag')).toBe(tag);
+    }
+    expect(tags.size).toBe(3);
   });
 
   it('changes when the catalog changes', async () => {

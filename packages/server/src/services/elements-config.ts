@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { LANGUAGES, type PaymentPlan } from '@svc/core';
 import type { Database } from '../db/database.js';
 import { sha256 } from '../ids.js';
@@ -5,16 +7,34 @@ import { listProducts } from '../repositories/products.js';
 import type { KeyStore, KeyWithOrg } from './key-store.js';
 import { planText } from './payments.js';
 
-/** A serialised configuration response and its entity tag. */
-export interface CachedConfig {
+/** A content coding the configuration is also kept in, as `Content-Encoding` names it. */
+export type ConfigEncoding = 'br' | 'gzip';
+
+/** One representation of the configuration: its bytes as sent, and its own entity tag. */
+export interface ConfigRepresentation {
+  /** Null for the JSON as is (no `Content-Encoding`). */
+  encoding: ConfigEncoding | null;
+  body: Uint8Array<ArrayBuffer>;
+  /** Its length in bytes, as the Content-Length header wants it. */
+  length: string;
+  /** Strong, and different for each encoding (the JSON's tag with `-br` or `-gzip` inside the quotes). */
+  etag: string;
+}
+
+/**
+ * A serialised configuration response and its entity tag, with the same JSON compressed once
+ * with brotli and gzip for the browsers that accept them (every browser does): a fifth of the
+ * bytes to write on every page view.
+ */
+export interface CachedConfig extends ConfigRepresentation {
   /**
    * The JSON, serialised and encoded once: encoding 5 KB of text to UTF-8 on every page view was
    * the largest single cost of answering it.
    */
   body: Uint8Array<ArrayBuffer>;
-  /** Its length in bytes, as the Content-Length header wants it. */
-  length: string;
-  etag: string;
+  encoding: null;
+  /** The compressed representations, only those smaller than the JSON itself. */
+  encoded: Partial<Record<ConfigEncoding, ConfigRepresentation>>;
 }
 
 const TTL_MS = 30_000;
@@ -29,6 +49,7 @@ export class ElementsConfigCache {
   readonly #cache = new Map<string, CachedConfig & { at: number }>();
   // Bumped on every change message: a build that started before one must not fill the cache.
   #generation = 0;
+  readonly #building = new Map<string, { generation: number; build: Promise<CachedConfig> }>();
 
   constructor(db: Database, keys: KeyStore) {
     this.#db = db;
@@ -53,9 +74,22 @@ export class ElementsConfigCache {
   async get(auth: KeyWithOrg): Promise<CachedConfig> {
     const hit = this.peek(auth);
     if (hit) return hit;
-    const { key, org } = auth;
-    const id = `${org.id}:${key.mode}`;
+    const id = `${auth.org.id}:${auth.key.mode}`;
     const generation = this.#generation;
+    // One build at a time per configuration: when an entry expires, every page view in flight
+    // misses it at once, and each building (and compressing) its own copy made a burst of
+    // identical work. A build started before a change message is not joined.
+    const pending = this.#building.get(id);
+    if (pending?.generation === generation) return pending.build;
+    const build = this.#build(auth, id, generation).finally(() => {
+      if (this.#building.get(id)?.build === build) this.#building.delete(id);
+    });
+    this.#building.set(id, { generation, build });
+    return build;
+  }
+
+  async #build(auth: KeyWithOrg, id: string, generation: number): Promise<CachedConfig> {
+    const { key, org } = auth;
     const { records } = await listProducts(
       this.#db,
       { orgId: org.id, mode: key.mode },
@@ -95,15 +129,55 @@ export class ElementsConfigCache {
     };
     const json = JSON.stringify({ data });
     const body = new TextEncoder().encode(json);
+    const tag = sha256(json).slice(0, 32);
     const entry = {
+      encoding: null,
       body,
       length: String(body.length),
-      etag: `"${sha256(json).slice(0, 32)}"`,
+      etag: `"${tag}"`,
+      encoded: await compressed(body, tag),
       at: Date.now(),
     };
     if (generation === this.#generation) this.#cache.set(id, entry);
     return entry;
   }
+}
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/**
+ * The JSON compressed once per cached configuration, off the event loop (in libuv's pool). An
+ * encoding that does not make the body smaller is left out, and the JSON is sent as is.
+ */
+async function compressed(
+  body: Uint8Array<ArrayBuffer>,
+  tag: string,
+): Promise<Partial<Record<ConfigEncoding, ConfigRepresentation>>> {
+  const [br, gz] = await Promise.all([
+    brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        // Quality 6: 0.17 ms for the demo's 5.8 KB, 1,014 B; the maximum (11) took 7.6 ms for
+        // 949 B, paid every 30 s by every organization's configuration in use.
+        [constants.BROTLI_PARAM_QUALITY]: 6,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    // Level 9: 0.06 ms, 1,122 B for the same JSON.
+    gzipped(body, { level: constants.Z_BEST_COMPRESSION }),
+  ]);
+  const encoded: Partial<Record<ConfigEncoding, ConfigRepresentation>> = {};
+  for (const [encoding, bytes] of [
+    ['br', br],
+    ['gzip', gz],
+  ] as const) {
+    if (bytes.length >= body.length) continue;
+    // A Buffer may be a view of a larger pooled one: copy into bytes of its own.
+    const own = new Uint8Array(bytes);
+    encoded[encoding] = { encoding, body: own, length: String(own.length), etag: `"${tag}-${encoding}"` };
+  }
+  return encoded;
 }
 
 /**

@@ -26,8 +26,10 @@ type Scope = { orgId: string; mode: string };
  * the creation then reads afresh, which also refreshes what is remembered. So a change made by any
  * process shows at once, without telling the others.
  *
- * What is missing is only read: a new client, an unknown product or coupon is never remembered,
- * and such a request always takes the reading path, which answers it.
+ * A client memory does not hold, named by e-mail or name, is presumed new
+ * ({@link InputsMemory.recallPresumingNew}): the statement checks that no such client exists and
+ * that the plan has room for it. An unknown product or coupon is never remembered, and such a
+ * request always takes the reading path, which answers it.
  */
 export class InputsMemory {
   readonly #clients = new Map<string, { record: ClientRecord; version: string }>();
@@ -60,6 +62,39 @@ export class InputsMemory {
     const prefix = scopePrefix(scope);
     const client = this.#clients.get(prefix + clientEntry(request.client));
     if (!client) return undefined;
+    const catalog = this.#recallCatalog(prefix, request);
+    if (!catalog) return undefined;
+    return {
+      client: client.record,
+      clientCount: null,
+      products: catalog.products,
+      coupon: catalog.coupon,
+      versions: { client: client.version, products: catalog.versions },
+    };
+  }
+
+  /**
+   * The inputs of `request` for a client named by e-mail or name that memory does not hold,
+   * presumed new: its products and coupon as last read, no client and no client count. Undefined
+   * when the request names its client by id, or anything else it names is not remembered. The
+   * statement that writes the quote checks the presumption (`presumedNew` of a batched quote).
+   */
+  recallPresumingNew(scope: Scope, request: InputsRequest): QuoteInputs | undefined {
+    if ('id' in request.client) return undefined;
+    const prefix = scopePrefix(scope);
+    if (this.#clients.has(prefix + clientEntry(request.client))) return undefined;
+    const catalog = this.#recallCatalog(prefix, request);
+    if (!catalog) return undefined;
+    return {
+      client: undefined,
+      clientCount: null,
+      products: catalog.products,
+      coupon: catalog.coupon,
+      versions: { client: null, products: catalog.versions },
+    };
+  }
+
+  #recallCatalog(prefix: string, request: InputsRequest) {
     let coupon: CouponRow | undefined;
     if (request.couponCode !== undefined) {
       coupon = this.#coupons.get(prefix + request.couponCode);
@@ -73,13 +108,7 @@ export class InputsMemory {
       products.set(id, product.row);
       versions.set(id, product.version);
     }
-    return {
-      client: client.record,
-      clientCount: null,
-      products,
-      coupon,
-      versions: { client: client.version, products: versions },
-    };
+    return { products, versions, coupon };
   }
 }
 

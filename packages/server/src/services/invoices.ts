@@ -131,8 +131,9 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
   if (vence < today(now)) throw invalidRequest('vence: must be today or later');
   const mexican = org.country === 'MX';
   const invoice = await deps.db.transaction(async (tx) => {
-    const client = await resolveClient(tx, auth, body);
+    // The lines are read first: a new client locks the organization's client count until COMMIT.
     const lines = await resolveLines(tx, scope, org, body.items, currency, { publishable: false });
+    const client = await resolveClient(tx, auth, body);
     const discount = body.descuento ?? null;
     const totals = totalsFor(lines, {
       currency,
@@ -285,18 +286,27 @@ async function providerFor(deps: AppDeps, auth: KeyWithOrg): Promise<FiscalProvi
   return live;
 }
 
-/** Stamps inside a transaction: the folio fiscal and XML, or a refusal or outage thrown out of it. */
-async function stampInTx(
+type StampRequest = Parameters<FiscalProvider['stamp']>[0];
+
+/**
+ * What stamping an invoice reads: its lines and its client. Read before its number is taken, so that
+ * the counter's row lock, which every finalization of the organization waits for, is held only
+ * for the stamp, the writes and COMMIT.
+ */
+async function stampInputs(
   tx: Queryable,
-  provider: FiscalProvider,
-  request: Omit<Parameters<FiscalProvider['stamp']>[0], 'items' | 'client'> & { clientId: string },
-) {
-  const scope = { orgId: request.org.id, mode: request.invoice.mode };
+  invoice: InvoiceRow,
+): Promise<Pick<StampRequest, 'items' | 'client'>> {
   const [items, client] = await Promise.all([
-    findInvoiceItems(tx, request.invoice.id),
-    findClientById(tx, scope, request.clientId),
+    findInvoiceItems(tx, invoice.id),
+    findClientById(tx, { orgId: invoice.org_id, mode: invoice.mode }, invoice.cliente_id),
   ]);
-  const outcome = await provider.stamp({ ...request, items, client });
+  return { items, client };
+}
+
+/** Stamps: the folio fiscal and XML, or a refusal or outage thrown out of the transaction. */
+async function stamp(provider: FiscalProvider, request: StampRequest) {
+  const outcome = await provider.stamp(request);
   if (outcome.status === 'unavailable') throw fiscalUnavailable(outcome.retryAfterSeconds);
   if (outcome.status === 'rejected') throw new StampRefused(outcome.motivo);
   return outcome;
@@ -311,28 +321,21 @@ async function finalizeInTx(
   now: Date,
 ): Promise<InvoiceRow> {
   const scope = { orgId: org.id, mode: invoice.mode };
+  const inputs = invoice.tipo === 'cfdi' ? await stampInputs(tx, invoice) : null;
   // The number is taken in the same transaction as the stamp: a refusal rolls both back, so
   // numbers are never skipped, and the counter's row lock keeps them in commit order.
   const numero = await takeNumber(tx, scope, 'F');
-  let stamp: { uuid: string; xml: string } | null = null;
-  if (invoice.tipo === 'cfdi') {
-    stamp = await stampInTx(tx, provider!, {
-      kind: 'I',
-      numero,
-      invoice: { ...invoice, numero },
-      org,
-      clientId: invoice.cliente_id,
-      now,
-    });
-  }
+  const stamped = inputs
+    ? await stamp(provider!, { ...inputs, kind: 'I', numero, invoice: { ...invoice, numero }, org, now })
+    : null;
   return updateInvoice(tx, invoice.id, {
     numero,
     estado: 'open',
     emitida: today(now),
-    estado_fiscal: stamp ? 'stamped' : 'not_applicable',
+    estado_fiscal: stamped ? 'stamped' : 'not_applicable',
     motivo_fiscal: null,
-    folio_fiscal: stamp?.uuid ?? null,
-    cfdi_xml: stamp?.xml ?? null,
+    folio_fiscal: stamped?.uuid ?? null,
+    cfdi_xml: stamped?.xml ?? null,
   });
 }
 
@@ -391,25 +394,25 @@ export async function runInvoiceAction(
           return settle(tx, current, { pagado: add(current.pagado, body.monto!, current.moneda) }, event);
         }
         case 'credit_note': {
+          const inputs = current.tipo === 'cfdi' ? await stampInputs(tx, current) : null;
           const numero = await takeNumber(tx, scope, 'NC');
-          const stamp =
-            current.tipo === 'cfdi'
-              ? await stampInTx(tx, provider!, {
-                  kind: 'E',
-                  numero,
-                  invoice: current,
-                  org,
-                  clientId: current.cliente_id,
-                  monto: body.monto!,
-                  now,
-                })
-              : null;
+          const stamped = inputs
+            ? await stamp(provider!, {
+                ...inputs,
+                kind: 'E',
+                numero,
+                invoice: current,
+                org,
+                monto: body.monto!,
+                now,
+              })
+            : null;
           await insertCreditNote(tx, current.id, {
             numero,
             monto: body.monto!,
             motivo: body.motivo!,
-            folio_fiscal: stamp?.uuid ?? null,
-            cfdi_xml: stamp?.xml ?? null,
+            folio_fiscal: stamped?.uuid ?? null,
+            cfdi_xml: stamped?.xml ?? null,
           });
           return settle(
             tx,

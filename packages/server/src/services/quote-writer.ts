@@ -112,37 +112,43 @@ export class QuoteWriter {
   insertFromMemory(quote: Omit<BatchedQuote, 'id'>, now: Date): Promise<WriteOutcome> {
     const batched = { id: uuid(), ...quote };
     if (this.#db.inTransaction()) return this.#writeInTransaction(batched, now);
-    const key = queueKey(quote.quote);
-    return new Promise((resolve, reject) => {
-      const entry = { quote: batched, now, fromMemory: true, resolve, reject };
-      const queue = this.#queues.get(key);
-      if (queue) {
-        queue.push(entry);
-        return;
-      }
-      this.#queues.set(key, [entry]);
-      void this.#drain(key);
-    });
+    return this.#enqueue(quote.quote, { quote: batched, now, fromMemory: true });
   }
 
   /**
    * Creates a quote together with an idempotent call's response (`quote.stored`), always by the
    * batch statement, so both commit together; alone, in a batch of its own. Undefined when its
    * coupon had no use left for it. Rejects with {@link StoredMeanwhile}, having written nothing,
-   * when the call's response was already stored (by a duplicate that ran meanwhile).
+   * when a response is already stored under the call's key (a duplicate's, or an earlier one's).
    */
   insertIdempotent(quote: BatchedQuote, now: Date): Promise<QuoteRow | undefined> {
-    const key = queueKey(quote.quote);
-    return new Promise<WriteOutcome>((resolve, reject) => {
-      const entry = { quote, now, fromMemory: false, idempotent: true, resolve, reject };
+    return this.#enqueue(quote.quote, { quote, now, fromMemory: false, idempotent: true }).then(
+      (outcome) => outcome.row,
+    );
+  }
+
+  /**
+   * {@link insertIdempotent} for a quote priced with inputs from memory (`quote.versions`, and a
+   * client it presumes new, `quote.presumedNew`): when the statement leaves it out, the outcome has
+   * no row, and the caller refuses it by its counts or reads its inputs afresh, as after
+   * {@link insertFromMemory}. Rejects with {@link StoredMeanwhile} as {@link insertIdempotent} does.
+   */
+  insertIdempotentFromMemory(quote: BatchedQuote, now: Date): Promise<WriteOutcome> {
+    return this.#enqueue(quote.quote, { quote, now, fromMemory: true, idempotent: true });
+  }
+
+  #enqueue(quote: NewQuote, entry: Omit<Waiting, 'resolve' | 'reject'>): Promise<WriteOutcome> {
+    const key = queueKey(quote);
+    return new Promise((resolve, reject) => {
+      const waiting = { ...entry, resolve, reject };
       const queue = this.#queues.get(key);
       if (queue) {
-        queue.push(entry);
+        queue.push(waiting);
         return;
       }
-      this.#queues.set(key, [entry]);
+      this.#queues.set(key, [waiting]);
       void this.#drain(key);
-    }).then((outcome) => outcome.row);
+    });
   }
 
   async #writeInTransaction(quote: BatchedQuote, now: Date): Promise<WriteOutcome> {
@@ -185,6 +191,10 @@ export class QuoteWriter {
         waiting.resolve({ row: storedQuote(waiting.quote.quote, outcome.created), counts: outcome.counts });
         continue;
       }
+      if (outcome?.storedAlready) {
+        waiting.reject(new StoredMeanwhile());
+        continue;
+      }
       if (waiting.fromMemory) {
         waiting.resolve({ row: undefined, counts: outcome?.counts ?? null });
         continue;
@@ -218,6 +228,10 @@ export class QuoteWriter {
           waiting.now,
         );
         outcome = outcomes.get(waiting.quote.id)!;
+      }
+      if (outcome.storedAlready) {
+        waiting.reject(new StoredMeanwhile());
+        return;
       }
       waiting.resolve({
         row: outcome.created && storedQuote(waiting.quote.quote, outcome.created),

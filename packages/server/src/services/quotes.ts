@@ -8,11 +8,14 @@ import { checkCount, type FoldedCounter } from '../middleware/rate-limit.js';
 import {
   type ClientRecord,
   clientEventData,
+  clientKey,
+  clientSqlValue,
   type NewClientRow,
   newClientRow,
 } from '../repositories/clients.js';
 import type { CouponRow, CouponTerms } from '../repositories/coupons.js';
 import { insertEvent } from '../repositories/events.js';
+import type { BatchedQuote, StoredResponse } from '../repositories/quote-batch.js';
 import { type QuoteInputs, readQuoteInputs } from '../repositories/quote-inputs.js';
 import {
   findQuote,
@@ -113,29 +116,41 @@ export async function createQuote(
 
   // The common case first: what the request names was read before, by an earlier creation, and
   // the quote is priced with that and written in one statement, which checks it (see InputsMemory).
+  // A client memory does not hold is presumed new, which that statement checks too.
   const memory = inputsMemory(deps.db);
   // A payment plan is stored by a second statement, in the creation's transaction (below); the
   // widget's quotes take the merchant's usual plan.
   const asked = publishable ? (org.widget.plan_pagos ?? undefined) : body.plan_pagos;
   const plan = asked?.tipo === 'contado' ? undefined : asked;
-  // An idempotent call is written with its response, which names the quote's id: not from memory,
-  // whose statement chooses the id, but after one read (which a new client, the widget's, needs anyway).
-  const remembered = body.send || plan || context.idempotent ? undefined : memory.recall(scope, request);
+  const remembered =
+    body.send || plan
+      ? undefined
+      : (memory.recall(scope, request) ?? memory.recallPresumingNew(scope, request));
   if (remembered) {
     const priced = pricedOrUndefined(remembered, pricing);
-    if (priced && !priced.approval && !priced.newClient && !priced.couponLimited) {
-      const outcome = await quoteWriter(deps.db).insertFromMemory(
-        {
-          quote: priced.quote,
-          items: priced.items,
-          eventData: quoteEventSummary(priced.quote),
-          coupon: priced.coupon,
-          versions: remembered.versions,
-          counters,
+    if (priced && !priced.approval && !priced.couponLimited) {
+      const batched: BatchedQuote = {
+        id: uuid(),
+        quote: priced.quote,
+        items: priced.items,
+        eventData: quoteEventSummary(priced.quote),
+        coupon: priced.coupon,
+        versions: remembered.versions,
+        counters,
+        newClient: priced.newClient && { row: priced.newClient, eventData: clientEventData(priced.client) },
+        presumedNew: priced.newClient && {
+          by: clientKey(request.client) as 'email' | 'empresa',
+          value: clientSqlValue(request.client),
+          limit: PLANS[org.plan].maxClients,
         },
-        now,
-      );
-      if (outcome.row) return quoteCreated(deps, outcome.row, undefined);
+      };
+      const response = context.idempotent && storedResponse(deps, context.idempotent, batched);
+      const writer = quoteWriter(deps.db);
+      const outcome = response
+        ? await writer.insertIdempotentFromMemory({ ...batched, stored: response.stored }, now)
+        : await writer.insertFromMemory(batched, now);
+      if (outcome.row)
+        return response ? response.sent(outcome.row) : quoteCreated(deps, outcome.row, undefined);
       if (outcome.counts) {
         // Counted, and left out: refused by a counter, or else priced with rows that changed.
         for (const [i, counter] of counters.entries()) checkCount(counter, outcome.counts[i]!);
@@ -173,38 +188,19 @@ export async function createQuote(
 
   const oneStatement = !approval && !body.send && !plan;
   if (oneStatement && context.idempotent) {
-    const { call, render } = context.idempotent;
-    const id = uuid();
-    const folioToken = `@@folio:${id}@@`;
-    const quotedToken = JSON.stringify(folioToken);
-    const template = render(
-      quoteCreated(deps, storedQuote(newQuote, { id, seq: 0, folio: folioToken, created_at: '' }), undefined),
-    );
-    const row = await quoteWriter(deps.db).insertIdempotent(
-      {
-        id,
-        quote: newQuote,
-        items,
-        eventData: quoteEventSummary(newQuote),
-        coupon,
-        newClient: newClient && { row: newClient, eventData: clientEventData(client) },
-        stored: {
-          keyId: call.keyId,
-          idempotencyKey: call.idempotencyKey,
-          fingerprint: call.fingerprint,
-          status: 200,
-          body: template,
-          type: STORED_RESPONSE_TYPE,
-          folioToken: quotedToken,
-        },
-      },
-      now,
-    );
+    const batched: BatchedQuote = {
+      id: uuid(),
+      quote: newQuote,
+      items,
+      eventData: quoteEventSummary(newQuote),
+      coupon,
+      newClient: newClient && { row: newClient, eventData: clientEventData(client) },
+    };
+    const response = storedResponse(deps, context.idempotent, batched);
+    const row = await quoteWriter(deps.db).insertIdempotent({ ...batched, stored: response.stored }, now);
     // No row: the coupon had no use left for it (or changed since it was read).
     if (!row) throw couponError(body.cupon!, 'exhausted');
-    // What the statement stored, made the same way: the folio, as JSON, where the token was.
-    call.storedBody = template.split(quotedToken).join(JSON.stringify(row.folio));
-    return quoteCreated(deps, row, undefined);
+    return response.sent(row);
   }
 
   let queued: QueuedEmail | null = null;
@@ -261,6 +257,42 @@ export async function createQuote(
 export function widgetCallStoresOwnResponse(auth: KeyWithOrg): boolean {
   const plan = auth.org.widget.plan_pagos;
   return auth.key.kind === 'publishable' && (!plan || plan.tipo === 'contado');
+}
+
+/**
+ * The response of an idempotent creation, stored by the statement that writes its quote: rendered
+ * before that statement with a token where the folio goes, which the statement replaces with the
+ * folio it assigns. `sent` makes the same replacement in what is sent, so that a replay is
+ * identical, and gives the creation's result.
+ */
+function storedResponse(
+  deps: AppDeps,
+  { call, render }: { call: IdempotentCall; render: (created: QuoteCreated) => string },
+  { id, quote }: BatchedQuote,
+): { stored: StoredResponse; sent: (row: QuoteRow) => QuoteCreated } {
+  const folioToken = JSON.stringify(`@@folio:${id}@@`);
+  const template = render(
+    quoteCreated(
+      deps,
+      storedQuote(quote, { id, seq: 0, folio: JSON.parse(folioToken), created_at: '' }),
+      undefined,
+    ),
+  );
+  return {
+    stored: {
+      keyId: call.keyId,
+      idempotencyKey: call.idempotencyKey,
+      fingerprint: call.fingerprint,
+      status: 200,
+      body: template,
+      type: STORED_RESPONSE_TYPE,
+      folioToken,
+    },
+    sent: (row) => {
+      call.storedBody = template.split(folioToken).join(JSON.stringify(row.folio));
+      return quoteCreated(deps, row, undefined);
+    },
+  };
 }
 
 /** The answer to a creation. */
