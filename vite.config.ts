@@ -21,6 +21,7 @@ export default defineConfig({
           include: ['packages/server/src/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['packages/server/src/testing/global-setup.ts'],
+          setupFiles: ['packages/server/src/testing/driver-warnings.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

@@ -45,6 +45,25 @@ describe('the ambient transaction', () => {
     expect(finishedWhenTheLoopTurned).toBeLessThan(20);
   });
 
+  it('runs queries sent together in a transaction one after another, on its connection, in order', async () => {
+    // On PostgreSQL the driver would queue them itself with a deprecation warning (pg@9 refuses
+    // them), which the test setup turns into a failure: the adapter must take turns first.
+    const seen = await db.transaction(async (tx) => {
+      await tx.query('CREATE TEMP TABLE together (n int) ON COMMIT DROP');
+      const ids = await Promise.all([txid(tx), txid(db), txid(tx)]);
+      await Promise.all([1, 2, 3].map((n) => tx.query('INSERT INTO together VALUES ($1)', [n])));
+      const rows = await tx.query<{ n: number }>('SELECT n FROM together ORDER BY ctid');
+      return { ids, order: rows.map((row) => row.n) };
+    });
+    expect(new Set(seen.ids).size).toBe(1);
+    expect(seen.order).toEqual([1, 2, 3]);
+    // A statement that fails among them fails the transaction, which rolls back and frees its connection.
+    await expect(
+      db.transaction((tx) => Promise.all([txid(tx), tx.query('SELECT 1 / 0'), txid(tx)])),
+    ).rejects.toThrow(/division by zero/);
+    expect(await txid(db)).toMatch(/^\d+$/);
+  });
+
   it('keeps a transaction ambient while another one ends around it', async () => {
     // PGlite has one connection and runs transactions one after the other; PostgreSQL overlaps them.
     let releaseOuter!: () => void;

@@ -98,21 +98,30 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       // listener that would crash the process. The failing statement reports it to the caller.
       const ignore = () => {};
       client.on('error', ignore);
+      // A connection runs one query at a time. Queries sent together in a transaction (a
+      // Promise.all) take their turn here: pg@8 queues them itself with a deprecation warning,
+      // and pg@9 refuses them. COMMIT and ROLLBACK take theirs after any still running.
+      let turn: Promise<unknown> = Promise.resolve();
+      const inTurn = (sql: string | pg.QueryConfig) => {
+        const result = turn.then(() => client.query(sql));
+        turn = result.catch(() => {});
+        return result;
+      };
       const tx: Queryable = {
         async query<T = Row>(sql: string, params?: readonly unknown[]) {
-          const result = await client.query(statement(sql, params));
+          const result = await inTurn(statement(sql, params));
           return result.rows as T[];
         },
       };
       try {
-        await client.query(beginStatement(options));
+        await inTurn(beginStatement(options));
         const value = await fn(tx);
-        await client.query('COMMIT');
+        await inTurn('COMMIT');
         client.off('error', ignore);
         client.release();
         return value;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        await inTurn('ROLLBACK').catch(() => {});
         client.off('error', ignore);
         client.release(true);
         throw error;
