@@ -1,0 +1,178 @@
+// Where the widget's submission spends its time: one server seeded like the bench, the bench's
+// widget submissions (new client, coupon, Idempotency-Key, another client address each), and the
+// CPU each process spent per submission (from /proc), with the machine's idle share.
+// Usage: TEST_PG_URL=… tsx bench/profile-submission.ts
+//   PROFILE_DB=pglite      PGlite instead of PostgreSQL (TEST_PG_URL is still used for the stats)
+//   PROFILE_CONNECTIONS=10 PROFILE_SECONDS=5
+//   PROFILE_STATEMENTS=1   PostgreSQL: the top statements of pg_stat_statements during the load
+//                          (the cluster must preload it: shared_preload_libraries)
+//   PROFILE_EXPLAIN=1      PostgreSQL: auto_explain (analyze, triggers) of 0.2 % of statements to
+//                          the cluster's log
+//   PROFILE_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"   flags for the server's node
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { freePort, ROOT } from '../test/support/processes.js';
+
+const adminUrl = process.env.TEST_PG_URL!;
+const onPglite = process.env.PROFILE_DB === 'pglite';
+const connections = Number(process.env.PROFILE_CONNECTIONS ?? 10);
+const seconds = Number(process.env.PROFILE_SECONDS ?? 5);
+const nodeFlags = (process.env.PROFILE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
+function start(command: string[], env: Record<string, string>, ready: string) {
+  const child = spawn(process.execPath, command, {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise<{ child: ChildProcess; out: string }>((resolve, reject) => {
+    let output = '';
+    const on = (d: Buffer) => {
+      output += d;
+      if (ready !== '' && output.includes(ready)) resolve({ child, out: output });
+    };
+    child.stderr!.on('data', on);
+    child.stdout!.on('data', on);
+    child.on('exit', (code) =>
+      code === 0 && ready === ''
+        ? resolve({ child, out: output })
+        : reject(new Error(`${command.join(' ')} exited ${code}: ${output}`)),
+    );
+  });
+}
+
+/** CPU time of a process so far, in µs (utime + stime, clock ticks of 10 ms). */
+function cpuOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return 0; // a process that ended meanwhile
+  }
+}
+const postgresCpu = () =>
+  execSync('pgrep -u postgres || true')
+    .toString()
+    .split('\n')
+    .filter(Boolean)
+    .reduce((sum, pid) => sum + cpuOf(Number(pid)), 0);
+/** The machine's idle and total jiffies (first line of /proc/stat). */
+function machine() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
+  return { idle: fields[3]! + fields[4]!, all: fields.reduce((a, b) => a + b, 0) };
+}
+
+const admin = new pg.Client(adminUrl);
+await admin.connect();
+await admin.query('DROP DATABASE IF EXISTS profile_submission');
+await admin.query('CREATE DATABASE profile_submission');
+const databaseUrl = adminUrl.replace(/\/postgres$/, '/profile_submission');
+const env: Record<string, string> = {
+  ...(onPglite ? {} : { DATABASE_URL: databaseUrl }),
+  DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-profile-')),
+  TRUST_PROXY: '1',
+  SVC_KEY_RATE_LIMIT: '100000000',
+};
+const seeded = await start(['packages/server/bin/svc-server.mjs', 'seed', '--json'], env, '');
+const seed = JSON.parse(seeded.out.slice(seeded.out.indexOf('{'))) as {
+  keys: { pk_test: string };
+  products: { id: string; sku: string }[];
+};
+if (process.env.PROFILE_EXPLAIN && !onPglite) {
+  for (const setting of [
+    "session_preload_libraries = 'auto_explain'",
+    'auto_explain.log_min_duration = 0',
+    'auto_explain.log_analyze = on',
+    'auto_explain.log_triggers = on',
+    'auto_explain.sample_rate = 0.002',
+  ]) {
+    await admin.query(`ALTER DATABASE profile_submission SET ${setting}`);
+  }
+}
+const port = await freePort();
+const { child: server } = await start(
+  [...nodeFlags, 'packages/server/bin/svc-server.mjs', 'serve'],
+  { ...env, PORT: String(port) },
+  'listening on',
+);
+const target = `http://127.0.0.1:${port}/api/v1/cotizaciones`;
+const laptop = seed.products.find((p) => p.sku === 'LAP-14')!;
+const randomIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+const submissions = (): Partial<autocannon.Options> => ({
+  method: 'POST',
+  setupClient: (client) =>
+    client.setRequests(
+      Array.from({ length: 1500 }, () => {
+        const visitor = randomUUID();
+        return {
+          method: 'POST' as const,
+          body: JSON.stringify({
+            items: [{ descripcion: 'Laptop', cantidad: 2, precio_unitario: 24500, producto_id: laptop.id }],
+            cupon: 'BIENVENIDA10',
+            cliente: { empresa: `Visitante ${visitor}`, email: `${visitor}@bench.example` },
+          }),
+          headers: {
+            authorization: `Bearer ${seed.keys.pk_test}`,
+            origin: 'http://127.0.0.1:8787',
+            'content-type': 'application/json',
+            'x-forwarded-for': randomIp(),
+            'idempotency-key': randomUUID(),
+          },
+        };
+      }),
+    ),
+});
+
+const stats = new pg.Client(onPglite ? adminUrl : databaseUrl);
+await stats.connect();
+try {
+  await autocannon({ url: target, connections, duration: 2, ...submissions() }); // warm-up
+  if (process.env.PROFILE_STATEMENTS && !onPglite) {
+    await stats.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await stats.query('SELECT pg_stat_statements_reset()');
+  }
+  const before = {
+    server: cpuOf(server.pid!),
+    postgres: postgresCpu(),
+    self: process.cpuUsage(),
+    machine: machine(),
+  };
+  const result = await autocannon({ url: target, connections, duration: seconds, ...submissions() });
+  const self = process.cpuUsage(before.self);
+  const after = { server: cpuOf(server.pid!), postgres: postgresCpu(), machine: machine() };
+  const n = result.requests.total;
+  console.log(
+    JSON.stringify({
+      database: onPglite ? 'pglite' : 'postgres',
+      connections,
+      rps: Math.round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      server_us_per_submission: Math.round((after.server - before.server) / n),
+      postgres_us_per_submission: Math.round((after.postgres - before.postgres) / n),
+      load_generator_us_per_submission: Math.round((self.user + self.system) / n),
+      machine_idle_pct: Math.round(
+        (100 * (after.machine.idle - before.machine.idle)) / (after.machine.all - before.machine.all),
+      ),
+    }),
+  );
+  if (process.env.PROFILE_STATEMENTS && !onPglite) {
+    const { rows } = await stats.query(
+      `SELECT calls, rows, round(mean_exec_time::numeric, 3) AS mean_ms, round(total_exec_time::numeric, 1) AS total_ms,
+         left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS query
+       FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 10`,
+    );
+    console.table(rows);
+  }
+} finally {
+  await stats.end();
+  await admin.end();
+  server.kill('SIGTERM');
+}
