@@ -8,6 +8,8 @@
 //                          (the cluster must preload it: shared_preload_libraries)
 //   PROFILE_EXPLAIN=1      PostgreSQL: auto_explain (analyze, triggers) of 0.2 % of statements to
 //                          the cluster's log
+//   PROFILE_LOG=1          PostgreSQL: every statement's bind and execute times to the cluster's log
+//                          (log_min_duration_statement = 0)
 //   PROFILE_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"   flags for the server's node
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -93,6 +95,9 @@ if (process.env.PROFILE_EXPLAIN && !onPglite) {
   ]) {
     await admin.query(`ALTER DATABASE profile_submission SET ${setting}`);
   }
+}
+if (process.env.PROFILE_LOG && !onPglite) {
+  await admin.query('ALTER DATABASE profile_submission SET log_min_duration_statement = 0');
 }
 const port = await freePort();
 const { child: server } = await start(
