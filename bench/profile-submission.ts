@@ -10,6 +10,8 @@
 //                          the cluster's log
 //   PROFILE_LOG=1          PostgreSQL: every statement's bind and execute times to the cluster's log
 //                          (log_min_duration_statement = 0)
+//   PROFILE_SQL="…"        PostgreSQL: SQL run on the seeded database before the server starts, for
+//                          what-ifs (e.g. dropping a constraint)
 //   PROFILE_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"   flags for the server's node
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -95,6 +97,12 @@ if (process.env.PROFILE_EXPLAIN && !onPglite) {
   ]) {
     await admin.query(`ALTER DATABASE profile_submission SET ${setting}`);
   }
+}
+if (process.env.PROFILE_SQL && !onPglite) {
+  const whatIf = new pg.Client(databaseUrl);
+  await whatIf.connect();
+  await whatIf.query(process.env.PROFILE_SQL);
+  await whatIf.end();
 }
 if (process.env.PROFILE_LOG && !onPglite) {
   await admin.query('ALTER DATABASE profile_submission SET log_min_duration_statement = 0');
