@@ -8,7 +8,6 @@
 // Usage: tsx bench/ab-config.ts [OTHER_CHECKOUT] (e.g. `git archive` of main into a directory,
 // node_modules linked). AB_DB=pglite|postgres (postgres needs TEST_PG_URL), AB_ROUNDS,
 // AB_SECONDS, AB_WARMUP, AB_CONNECTIONS (comma-separated) tune it.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
@@ -17,6 +16,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, ROOT } from '../test/support/processes.js';
+import { start } from './support.js';
 
 /** What Chromium sends with a fetch: the widget's configuration request is one. */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
@@ -68,27 +68,6 @@ const rounds = Number(process.env.AB_ROUNDS ?? 3);
 const seconds = Number(process.env.AB_SECONDS ?? 3);
 const warmup = Number(process.env.AB_WARMUP ?? 1);
 const connectionCounts = (process.env.AB_CONNECTIONS ?? '10,50').split(',').map(Number);
-function start(root: string, command: string[], env: Record<string, string>, ready: string) {
-  const child = spawn(process.execPath, command, {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise<{ child: ChildProcess; out: string }>((resolve, reject) => {
-    let output = '';
-    const on = (d: Buffer) => {
-      output += d;
-      if (ready !== '' && output.includes(ready)) resolve({ child, out: output });
-    };
-    child.stderr!.on('data', on);
-    child.stdout!.on('data', on);
-    child.on('exit', (code) =>
-      code === 0 && ready === ''
-        ? resolve({ child, out: output })
-        : reject(new Error(`${command.join(' ')} exited ${code}: ${output}`)),
-    );
-  });
-}
 
 async function database(name: string): Promise<Record<string, string>> {
   const env: Record<string, string> = { DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-ab-config-')) };

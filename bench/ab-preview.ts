@@ -7,13 +7,13 @@
 //   AB_DB=postgres TEST_PG_URL=… tsx bench/ab-preview.ts [OTHER_CHECKOUT]
 //   AB_DB=pglite tsx bench/ab-preview.ts [OTHER_CHECKOUT]
 // AB_ROUNDS (3) and AB_SECONDS (3) tune it; AB_CONNECTIONS (10,50) picks the loads.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, ROOT } from '../test/support/processes.js';
+import { randomIp, type Seed, start } from './support.js';
 
 const baseRoot = process.argv[2];
 const kind = process.env.AB_DB === 'pglite' ? 'pglite' : 'postgres';
@@ -22,33 +22,6 @@ const rounds = Number(process.env.AB_ROUNDS ?? 3);
 const seconds = Number(process.env.AB_SECONDS ?? 3);
 const connectionCounts = (process.env.AB_CONNECTIONS ?? '10,50').split(',').map(Number);
 if (kind === 'postgres' && !url) throw new Error('AB_DB=postgres needs TEST_PG_URL');
-
-function start(root: string, command: string[], env: Record<string, string>, ready: string) {
-  const child = spawn(process.execPath, command, {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise<{ child: ChildProcess; out: string }>((resolve, reject) => {
-    let output = '';
-    const on = (d: Buffer) => {
-      output += d;
-      if (ready !== '' && output.includes(ready)) resolve({ child, out: output });
-    };
-    child.stderr!.on('data', on);
-    child.stdout!.on('data', on);
-    child.on('exit', (code) =>
-      code === 0 && ready === ''
-        ? resolve({ child, out: output })
-        : reject(new Error(`${command.join(' ')} exited ${code}: ${output}`)),
-    );
-  });
-}
-
-interface Seed {
-  keys: { pk_test: string };
-  products: { id: string; sku: string }[];
-}
 
 async function server(root: string, db: string) {
   const env: Record<string, string> = {
@@ -75,9 +48,6 @@ async function server(root: string, db: string) {
   );
   return { child, seed, url: `http://127.0.0.1:${port}/api/v1/elements/preview`, env };
 }
-
-const randomIp = () =>
-  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
 /** bench/run.ts's preview requests: built before the clock starts, each from another address. */
 function previews(seed: Seed): Partial<autocannon.Options> {

@@ -2,41 +2,18 @@
 // checkouts, alternately, each round next to the bare 4-statement transaction, on PostgreSQL.
 // Usage: TEST_PG_URL=… tsx bench/ab-submission.ts OTHER_CHECKOUT (e.g. `git archive` of main,
 // with demo/ and packages/server, node_modules linked). AB_ROUNDS, AB_SECONDS tune it.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, ROOT } from '../test/support/processes.js';
+import { type Seed, start, widgetSubmissions } from './support.js';
 
 const baseRoot = process.argv[2]!;
 const url = process.env.TEST_PG_URL!;
 const rounds = Number(process.env.AB_ROUNDS ?? 3);
 const seconds = Number(process.env.AB_SECONDS ?? 3);
-
-function start(root: string, command: string[], env: Record<string, string>, ready: string) {
-  const child = spawn(process.execPath, command, {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise<{ child: ChildProcess; out: string }>((resolve, reject) => {
-    let output = '';
-    const on = (d: Buffer) => {
-      output += d;
-      if (ready !== '' && output.includes(ready)) resolve({ child, out: output });
-    };
-    child.stderr!.on('data', on);
-    child.stdout!.on('data', on);
-    child.on('exit', (code) =>
-      code === 0 && ready === ''
-        ? resolve({ child, out: output })
-        : reject(new Error(`${command.join(' ')} exited ${code}: ${output}`)),
-    );
-  });
-}
 
 async function server(root: string, db: string) {
   const admin = new pg.Client(url);
@@ -51,10 +28,7 @@ async function server(root: string, db: string) {
     SVC_KEY_RATE_LIMIT: '100000000',
   };
   const seeded = await start(root, ['packages/server/bin/svc-server.mjs', 'seed', '--json'], env, '');
-  const seed = JSON.parse(seeded.out.slice(seeded.out.indexOf('{'))) as {
-    keys: { pk_test: string };
-    products: { id: string; sku: string }[];
-  };
+  const seed = JSON.parse(seeded.out.slice(seeded.out.indexOf('{'))) as Seed;
   const port = await freePort();
   const { child } = await start(
     root,
@@ -65,38 +39,6 @@ async function server(root: string, db: string) {
   return { child, seed, url: `http://127.0.0.1:${port}/api/v1/cotizaciones`, env };
 }
 
-const randomIp = () =>
-  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
-function submissions(seed: {
-  keys: { pk_test: string };
-  products: { id: string; sku: string }[];
-}): Partial<autocannon.Options> {
-  const laptop = seed.products.find((p) => p.sku === 'LAP-14')!;
-  return {
-    method: 'POST',
-    setupClient: (client) =>
-      client.setRequests(
-        Array.from({ length: 1000 }, () => {
-          const visitor = randomUUID();
-          return {
-            method: 'POST' as const,
-            body: JSON.stringify({
-              items: [{ descripcion: 'Laptop', cantidad: 2, precio_unitario: 24500, producto_id: laptop.id }],
-              cupon: 'BIENVENIDA10',
-              cliente: { empresa: `Visitante ${visitor}`, email: `${visitor}@bench.example` },
-            }),
-            headers: {
-              authorization: `Bearer ${seed.keys.pk_test}`,
-              origin: 'http://127.0.0.1:8787',
-              'content-type': 'application/json',
-              'x-forwarded-for': randomIp(),
-              'idempotency-key': randomUUID(),
-            },
-          };
-        }),
-      ),
-  };
-}
 async function load(target: string, connections: number, options: Partial<autocannon.Options> = {}) {
   await autocannon({ url: target, connections, duration: 2, ...options });
   const r = await autocannon({ url: target, connections, duration: seconds, ...options });
@@ -116,8 +58,8 @@ try {
   for (const connections of [10, 50]) {
     for (let round = 0; round < rounds; round++) {
       const ceiling = await load(`http://127.0.0.1:${bport}/bare-tx`, connections, { method: 'POST' });
-      const before = await load(base.url, connections, submissions(base.seed));
-      const after = await load(next.url, connections, submissions(next.seed));
+      const before = await load(base.url, connections, widgetSubmissions(base.seed));
+      const after = await load(next.url, connections, widgetSubmissions(next.seed));
       console.log(
         JSON.stringify({
           connections,

@@ -13,42 +13,20 @@
 //   PROFILE_SQL="…"        PostgreSQL: SQL run on the seeded database before the server starts, for
 //                          what-ifs (e.g. dropping a constraint)
 //   PROFILE_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"   flags for the server's node
-import { type ChildProcess, execSync, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, ROOT } from '../test/support/processes.js';
+import { type Seed, start, widgetSubmissions } from './support.js';
 
 const adminUrl = process.env.TEST_PG_URL!;
 const onPglite = process.env.PROFILE_DB === 'pglite';
 const connections = Number(process.env.PROFILE_CONNECTIONS ?? 10);
 const seconds = Number(process.env.PROFILE_SECONDS ?? 5);
 const nodeFlags = (process.env.PROFILE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-
-function start(command: string[], env: Record<string, string>, ready: string) {
-  const child = spawn(process.execPath, command, {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise<{ child: ChildProcess; out: string }>((resolve, reject) => {
-    let output = '';
-    const on = (d: Buffer) => {
-      output += d;
-      if (ready !== '' && output.includes(ready)) resolve({ child, out: output });
-    };
-    child.stderr!.on('data', on);
-    child.stdout!.on('data', on);
-    child.on('exit', (code) =>
-      code === 0 && ready === ''
-        ? resolve({ child, out: output })
-        : reject(new Error(`${command.join(' ')} exited ${code}: ${output}`)),
-    );
-  });
-}
 
 /** CPU time of a process so far, in µs (utime + stime, clock ticks of 10 ms). */
 function cpuOf(pid: number): number {
@@ -82,11 +60,8 @@ const env: Record<string, string> = {
   TRUST_PROXY: '1',
   SVC_KEY_RATE_LIMIT: '100000000',
 };
-const seeded = await start(['packages/server/bin/svc-server.mjs', 'seed', '--json'], env, '');
-const seed = JSON.parse(seeded.out.slice(seeded.out.indexOf('{'))) as {
-  keys: { pk_test: string };
-  products: { id: string; sku: string }[];
-};
+const seeded = await start(ROOT, ['packages/server/bin/svc-server.mjs', 'seed', '--json'], env, '');
+const seed = JSON.parse(seeded.out.slice(seeded.out.indexOf('{'))) as Seed;
 if (process.env.PROFILE_EXPLAIN && !onPglite) {
   for (const setting of [
     "session_preload_libraries = 'auto_explain'",
@@ -109,38 +84,13 @@ if (process.env.PROFILE_LOG && !onPglite) {
 }
 const port = await freePort();
 const { child: server } = await start(
+  ROOT,
   [...nodeFlags, 'packages/server/bin/svc-server.mjs', 'serve'],
   { ...env, PORT: String(port) },
   'listening on',
 );
 const target = `http://127.0.0.1:${port}/api/v1/cotizaciones`;
-const laptop = seed.products.find((p) => p.sku === 'LAP-14')!;
-const randomIp = () =>
-  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
-const submissions = (): Partial<autocannon.Options> => ({
-  method: 'POST',
-  setupClient: (client) =>
-    client.setRequests(
-      Array.from({ length: 1500 }, () => {
-        const visitor = randomUUID();
-        return {
-          method: 'POST' as const,
-          body: JSON.stringify({
-            items: [{ descripcion: 'Laptop', cantidad: 2, precio_unitario: 24500, producto_id: laptop.id }],
-            cupon: 'BIENVENIDA10',
-            cliente: { empresa: `Visitante ${visitor}`, email: `${visitor}@bench.example` },
-          }),
-          headers: {
-            authorization: `Bearer ${seed.keys.pk_test}`,
-            origin: 'http://127.0.0.1:8787',
-            'content-type': 'application/json',
-            'x-forwarded-for': randomIp(),
-            'idempotency-key': randomUUID(),
-          },
-        };
-      }),
-    ),
-});
+const submissions = () => widgetSubmissions(seed, 1500);
 
 const stats = new pg.Client(onPglite ? adminUrl : databaseUrl);
 await stats.connect();

@@ -1,0 +1,73 @@
+// What the focused bench scripts (ab-*.ts, profile-submission.ts) share: starting a process of a
+// checkout, and the requests bench/run.ts sends, built before the clock starts.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type autocannon from 'autocannon';
+
+/** The seed's JSON (`svc-server seed --json`), as far as the requests need it. */
+export interface Seed {
+  keys: { pk_test: string };
+  products: { id: string; sku: string }[];
+}
+
+/**
+ * Runs node with `command` in `root` and resolves once its output includes `ready`; with `ready`
+ * empty, once it exits 0 (then `out` is all it wrote).
+ */
+export function start(root: string, command: string[], env: Record<string, string>, ready: string) {
+  const child = spawn(process.execPath, command, {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise<{ child: ChildProcess; out: string }>((resolve, reject) => {
+    let output = '';
+    const on = (d: Buffer) => {
+      output += d;
+      if (ready !== '' && output.includes(ready)) resolve({ child, out: output });
+    };
+    child.stderr!.on('data', on);
+    child.stdout!.on('data', on);
+    child.on('exit', (code) =>
+      code === 0 && ready === ''
+        ? resolve({ child, out: output })
+        : reject(new Error(`${command.join(' ')} exited ${code}: ${output}`)),
+    );
+  });
+}
+
+/** A visitor's address: each request comes from another one, as page views do. */
+export const randomIp = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+/**
+ * The widget's submissions as bench/run.ts sends them: the LAP-14 basket, BIENVENIDA10, a new
+ * client and an `Idempotency-Key` each, `perConnection` of them built for each connection.
+ */
+export function widgetSubmissions(seed: Seed, perConnection = 1000): Partial<autocannon.Options> {
+  const laptop = seed.products.find((p) => p.sku === 'LAP-14')!;
+  return {
+    method: 'POST',
+    setupClient: (client) =>
+      client.setRequests(
+        Array.from({ length: perConnection }, () => {
+          const visitor = randomUUID();
+          return {
+            method: 'POST' as const,
+            body: JSON.stringify({
+              items: [{ descripcion: 'Laptop', cantidad: 2, precio_unitario: 24500, producto_id: laptop.id }],
+              cupon: 'BIENVENIDA10',
+              cliente: { empresa: `Visitante ${visitor}`, email: `${visitor}@bench.example` },
+            }),
+            headers: {
+              authorization: `Bearer ${seed.keys.pk_test}`,
+              origin: 'http://127.0.0.1:8787',
+              'content-type': 'application/json',
+              'x-forwarded-for': randomIp(),
+              'idempotency-key': randomUUID(),
+            },
+          };
+        }),
+      ),
+  };
+}
