@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import type { CouponRow, CouponTerms } from '../repositories/coupons.js';
 import { findQuote, type QuoteItemRow, type QuoteRow } from '../repositories/quotes.js';
@@ -175,6 +175,40 @@ describe('QuoteWriter', () => {
     );
     expect(stored.map((row) => row.notas)).toEqual(['ok-1', 'ok-2', 'ok-3']);
   });
+
+  it.runIf(inject('testDb') === 'pglite')(
+    'on PGlite, lets the creations that arrive right after a batch statement join the next batch',
+    async () => {
+      // A PGlite statement blocks the thread: requests that came meanwhile are read on the next
+      // turns of the event loop, here two creations one turn after the second statement ends.
+      let statements = 0;
+      let late: Promise<QuoteRow | undefined>[] = [];
+      const options = { now: new Date(), eventData: {}, coupon: null, couponLimited: false };
+      const db: Database = {
+        ...t.db,
+        query: async <T>(sql: string, params?: readonly unknown[]) => {
+          const rows = await t.db.query<T>(sql, params);
+          if (++statements === 2) {
+            setImmediate(() => {
+              late = ['tarde-1', 'tarde-2'].map((n) => writer.insert(quote(n), lines(), options));
+            });
+          }
+          return rows;
+        },
+      };
+      const writer = new QuoteWriter(db);
+      // The first is written alone, the second in a batch statement; the two late ones together.
+      const first = await Promise.all(
+        ['pronto-1', 'pronto-2'].map((n) => writer.insert(quote(n), lines(), options)),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      const rows = [...first, ...(await Promise.all(late))];
+      expect(late).toHaveLength(2);
+      expect(statements).toBe(3);
+      const folios = rows.map(folioNumber);
+      expect(folios).toEqual(folios.map((_, i) => folios[0]! + i));
+    },
+  );
 
   it('writes quotes with a limited coupon, and quotes in a transaction, each on its own', async () => {
     const { db, statements } = counting(t.db);
