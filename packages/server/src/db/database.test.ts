@@ -189,4 +189,23 @@ if (inject('testDb') === 'postgres')
     it('run without JIT compilation, which cost a batch creation 240 ms for 3 ms of work', async () => {
       expect(await db.query('SHOW jit')).toEqual([{ jit: 'off' }]);
     });
+
+    it('plan a statement run with `genericPlan` once, for any values, and others for their values', async () => {
+      // The statement reads how its own session planned it so far, this run included.
+      const plans = (options?: { genericPlan: boolean }) =>
+        db.query<{ generic: number; custom: number }>(
+          `SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements
+           WHERE statement LIKE '%plans of this very statement%' AND $1::int = 1`,
+          [1],
+          options,
+        );
+      // PostgreSQL plans the first five runs of a prepared statement for their values anyway.
+      expect(await plans()).toEqual([{ generic: 0, custom: 1 }]);
+      expect(await plans({ genericPlan: true })).toEqual([{ generic: 1, custom: 0 }]);
+      expect(await plans({ genericPlan: true })).toEqual([{ generic: 2, custom: 0 }]);
+      // In a transaction the statement runs on the transaction's connection, planned as usual.
+      const [inTransaction] = await db.transaction(() => plans({ genericPlan: true }));
+      expect(inTransaction!.generic).toBe(0);
+      expect(inTransaction!.custom).toBeGreaterThan(0);
+    });
   });

@@ -3,9 +3,19 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /** A row as returned by the driver: column name to parsed value. */
 export type Row = Record<string, unknown>;
 
+/** How one statement is run. */
+export interface QueryOptions {
+  /**
+   * Plan it once, for any parameters (PostgreSQL's generic plan), rather than again for each
+   * call's values: for a statement whose best plan does not depend on them and which costs more
+   * to plan than to run. Outside a transaction on PostgreSQL; elsewhere it is planned as usual.
+   */
+  genericPlan?: boolean;
+}
+
 /** The one query interface every repository uses; PGlite, `pg` and a transaction all fit it. */
 export interface Queryable {
-  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
 }
 
 /** How a transaction waits for locks. */
@@ -46,7 +56,7 @@ export interface Database extends Queryable {
 /** Raw driver operations an adapter provides; {@link createDatabase} adds the ambient transaction. */
 export interface DriverAdapter {
   readonly kind: 'pglite' | 'postgres';
-  query(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  query(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<Row[]>;
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
@@ -76,9 +86,9 @@ async function runAmbient<T>(tx: Queryable, fn: (tx: Queryable) => Promise<T>): 
 export function createDatabase(driver: DriverAdapter): Database {
   return {
     kind: driver.kind,
-    query<T = Row>(sql: string, params?: readonly unknown[]) {
+    query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
       const tx = ambient.getStore();
-      return (tx ? tx.query<T>(sql, params) : driver.query(sql, params)) as Promise<T[]>;
+      return (tx ? tx.query<T>(sql, params) : driver.query(sql, params, options)) as Promise<T[]>;
     },
     transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const tx = ambient.getStore();

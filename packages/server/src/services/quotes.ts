@@ -481,7 +481,8 @@ function resolveClient(
     fiscal: (data.fiscal as Record<string, string> | undefined) ?? null,
   });
   const stamp = new Date().toISOString();
-  return { client: { ...newClient, created_at: stamp, updated_at: stamp }, newClient };
+  // The spread last: in V8 a spread followed by more properties copies them one by one (slow).
+  return { client: { created_at: stamp, updated_at: stamp, ...newClient }, newClient };
 }
 
 const noSuchClient = (id: string) =>
