@@ -13,6 +13,8 @@
 //   PROFILE_SQL="…"        PostgreSQL: SQL run on the seeded database before the server starts, for
 //                          what-ifs (e.g. dropping a constraint)
 //   PROFILE_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"   flags for the server's node
+//   PROFILE_TARGET=bare    the bench's ceiling instead (bench/baseline.ts, POST /bare-tx, on the
+//                          same seeded database), measured the same way: the CPU budget beside it
 import { execSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,14 +85,23 @@ if (process.env.PROFILE_LOG && !onPglite) {
   await admin.query('ALTER DATABASE profile_submission SET log_min_duration_statement = 0');
 }
 const port = await freePort();
-const { child: server } = await start(
-  ROOT,
-  [...nodeFlags, 'packages/server/bin/svc-server.mjs', 'serve'],
-  { ...env, PORT: String(port) },
-  'listening on',
-);
-const target = `http://127.0.0.1:${port}/api/v1/cotizaciones`;
-const submissions = () => widgetSubmissions(seed, 1500);
+const bare = process.env.PROFILE_TARGET === 'bare';
+const { child: server } = bare
+  ? await start(
+      ROOT,
+      [...nodeFlags, '--import', 'tsx', 'bench/baseline.ts', String(port)],
+      env,
+      'baseline listening',
+    )
+  : await start(
+      ROOT,
+      [...nodeFlags, 'packages/server/bin/svc-server.mjs', 'serve'],
+      { ...env, PORT: String(port) },
+      'listening on',
+    );
+const target = bare ? `http://127.0.0.1:${port}/bare-tx` : `http://127.0.0.1:${port}/api/v1/cotizaciones`;
+const submissions = (): Partial<autocannon.Options> =>
+  bare ? { method: 'POST' } : widgetSubmissions(seed, 1500);
 
 const stats = new pg.Client(onPglite ? adminUrl : databaseUrl);
 await stats.connect();
@@ -113,6 +124,7 @@ try {
   console.log(
     JSON.stringify({
       database: onPglite ? 'pglite' : 'postgres',
+      target: bare ? 'bare 4-statement tx' : 'widget submission',
       connections,
       rps: Math.round(result.requests.average),
       p50: result.latency.p50,
