@@ -215,6 +215,25 @@ describe('finalize (MX, sandbox stamping)', () => {
         'cotizacion_id',
       ].sort(),
     );
+    // Written by the invoice's own update (one round trip under the number's lock): the invoice
+    // as it was answered.
+    expect(event.data).toEqual({
+      id: data.id,
+      object: 'invoice',
+      numero: data.numero,
+      folio_fiscal: data.folio_fiscal,
+      estado: 'open',
+      estado_fiscal: 'stamped',
+      pais: data.pais,
+      tipo: data.tipo,
+      moneda: data.moneda,
+      total: data.total,
+      pagado: data.pagado,
+      saldo: data.saldo,
+      vence: data.vence,
+      cliente: data.cliente,
+      cotizacion_id: data.cotizacion_id,
+    });
     // The stamped XML, read back.
     const xml = await (await t.app.request(`/i/${data.link_publico.split('/i/')[1]}/cfdi.xml`)).text();
     const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
