@@ -84,12 +84,18 @@ export function withoutCredentials(data: Record<string, unknown>): Record<string
   return stored;
 }
 
-/** Writes one event and queues its deliveries, in one statement (see {@link eventCtes}). */
-export async function insertEvent(tx: Queryable, event: NewEvent): Promise<string> {
-  const [row] = await tx.query<{ id: string }>(
-    `WITH ${eventCtes({ org: '$1', mode: '$2', actor: '$7' }, [{ type: '$3', object: '$4', objectId: '$5', data: '$6' }])}
-     SELECT event.id, ${NOTIFY_IF_JOBS} AS notified FROM event`,
-    [
+/**
+ * The CTEs that write one event and queue its deliveries ({@link eventCtes}), with its values as
+ * the statement's parameters numbered from `first`: for {@link insertEvent}, and for a statement
+ * that writes its event along with its own work.
+ */
+export function eventStatement(event: NewEvent, first: number): { ctes: string; values: unknown[] } {
+  const $ = (n: number) => `$${first + n}`;
+  return {
+    ctes: eventCtes({ org: $(0), mode: $(1), actor: $(6) }, [
+      { type: $(2), object: $(3), objectId: $(4), data: $(5) },
+    ]),
+    values: [
       event.orgId,
       event.mode,
       event.type,
@@ -98,6 +104,16 @@ export async function insertEvent(tx: Queryable, event: NewEvent): Promise<strin
       storedEventData(event.data),
       event.actor,
     ],
+  };
+}
+
+/** Writes one event and queues its deliveries, in one statement (see {@link eventCtes}). */
+export async function insertEvent(tx: Queryable, event: NewEvent): Promise<string> {
+  const { ctes, values } = eventStatement(event, 1);
+  const [row] = await tx.query<{ id: string }>(
+    `WITH ${ctes}
+     SELECT event.id, ${NOTIFY_IF_JOBS} AS notified FROM event`,
+    values,
   );
   return row!.id;
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.js';
-import { eventCtes, type NewEvent, NOTIFY_IF_JOBS, storedEventData } from './events.js';
+import { eventStatement, type NewEvent, NOTIFY_IF_JOBS } from './events.js';
 import type { QuoteItemRow } from './quotes.js';
 import { inScope } from './scope-sql.js';
 
@@ -259,10 +259,9 @@ const CHANGEABLE = [
   'cfdi_xml',
 ] as const;
 
-/** Applies a change and returns the row as it is now. */
 /**
- * Applies `change` to the invoice; with `event`, writes that event (and queues its deliveries) in
- * the same statement, one round trip where finalizing holds the number's row lock.
+ * Applies a change and returns the row as it is now; with `event`, writes that event (and queues
+ * its deliveries) in the same statement, one round trip where finalizing holds the number's row lock.
  */
 export async function updateInvoice(
   tx: Queryable,
@@ -275,12 +274,11 @@ export async function updateInvoice(
   const update = `UPDATE invoices SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING ${COLUMNS}`;
   const values = [id, ...names.map((name) => change[name] ?? null)];
   if (!event) return (await tx.query<InvoiceRow>(update, values))[0]!;
-  const at = (n: number) => `$${values.length + n}`;
+  const written = eventStatement(event, values.length + 1);
   const [row] = await tx.query<InvoiceRow & { notified: unknown }>(
-    `WITH updated AS (${update}),
-     ${eventCtes({ org: at(1), mode: at(2), actor: at(6) }, [{ type: at(3), object: at(4), objectId: '$1', data: at(5) }])}
+    `WITH updated AS (${update}), ${written.ctes}
      SELECT updated.*, ${NOTIFY_IF_JOBS} AS notified FROM updated`,
-    [...values, event.orgId, event.mode, event.type, event.object, storedEventData(event.data), event.actor],
+    [...values, ...written.values],
   );
   const { notified: _notified, ...invoice } = row!;
   return invoice;
