@@ -15,7 +15,7 @@ import { invoiceRoutes } from './routes/invoices.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { meRoutes } from './routes/me.js';
 import { outboxRoutes } from './routes/outbox.js';
-import { fetchWithPreviewFastPath, previewFastPath } from './routes/preview-fast-path.js';
+import { previewFastPath } from './routes/preview-fast-path.js';
 import { publicInvoiceRoutes } from './routes/public-invoice.js';
 import { publicQuoteRoutes } from './routes/public-quote.js';
 import { quoteRoutes } from './routes/quotes.js';
@@ -23,9 +23,11 @@ import { sellerDemoRoutes } from './routes/seller-demo.js';
 import { setupPlanRoutes } from './routes/setup-plans.js';
 import { setupReviewRoutes } from './routes/setup-review.js';
 import { staticRoutes } from './routes/static.js';
+import { submissionFastPath } from './routes/submission-fast-path.js';
 import { taskRoutes } from './routes/tasks.js';
 import { testModeRoutes } from './routes/test-mode.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { fetchWithWidgetFastPath, type WidgetFromMemory } from './routes/widget-fast-path.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { ElementsConfigCache } from './services/elements-config.js';
 import { PreviewCatalog } from './services/preview-catalog.js';
@@ -85,16 +87,22 @@ export function createApp(deps: AppDeps) {
   // be (see config-fast-path.ts), through the full pipeline otherwise.
   // The HTTP server puts it in front of its listener too (listenerWithFastPath).
   const configFromMemory = configFastPath(deps.keys, configs, deps.now);
-  // The widget's basket preview likewise, when memory holds its key (see preview-fast-path.ts).
+  // The widget's basket preview and submission likewise, when memory holds its key
+  // (widget-fast-path.ts).
   const previewFromMemory = previewFastPath(deps, previewMemory);
+  const submissionFromMemory = submissionFastPath(deps);
+  const widgetFromMemory: WidgetFromMemory = (request) =>
+    previewFromMemory(request) ?? submissionFromMemory(request);
   const route = app.fetch;
-  app.fetch = fetchWithFastPath(configFromMemory, fetchWithPreviewFastPath(previewFromMemory, route));
+  app.fetch = fetchWithFastPath(configFromMemory, fetchWithWidgetFastPath(widgetFromMemory, route));
   // `fetchThroughPipeline` skips both: what the fast paths' tests compare them with.
   // `close` sends the counts still in memory; call it once no more requests come, before the
   // database closes.
   return Object.assign(app, {
     configFromMemory,
     previewFromMemory,
+    submissionFromMemory,
+    widgetFromMemory,
     previewMemory,
     fetchThroughPipeline: route,
     close: () => previewMemory.counters.close(),

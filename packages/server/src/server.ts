@@ -7,7 +7,7 @@ import { openDatabase } from './db/open.js';
 import { createDrafter } from './drafting/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { listenerWithFastPath } from './routes/config-fast-path.js';
-import { listenerWithPreviewFastPath } from './routes/preview-fast-path.js';
+import { listenerWithWidgetFastPath } from './routes/widget-fast-path.js';
 import { KeyStore } from './services/key-store.js';
 import { createMailer } from './services/mailer.js';
 import { startScheduler } from './services/scheduler.js';
@@ -44,11 +44,11 @@ export async function createDeps(
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const deps = await createDeps(config);
   const app = createApp(deps);
-  // @hono/node-server's listener, behind the fast paths of the widget's configuration and basket
-  // preview, which answer on Node's own request before a Fetch Request is built.
+  // @hono/node-server's listener, behind the fast paths of the widget's configuration, basket
+  // preview and submission, which answer on Node's own request before a Fetch Request is built.
   const listener = getRequestListener(app.fetch, { hostname: config.host });
   const server: Server = createServer(
-    listenerWithFastPath(app.configFromMemory, listenerWithPreviewFastPath(app.previewFromMemory, listener)),
+    listenerWithFastPath(app.configFromMemory, listenerWithWidgetFastPath(app.widgetFromMemory, listener)),
   );
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const stopScheduler = startScheduler(deps.db, deps.logger, deps.now, undefined, undefined, deps);

@@ -62,28 +62,65 @@ export async function runIdempotentInBatch(
   next: Next,
   options: IdempotentOptions,
 ): Promise<Response | undefined> {
-  const { db, keyId, idempotencyKey } = options;
-  const fingerprint = await requestFingerprint(c, idempotencyKey);
+  const fingerprint = await requestFingerprint(c, options.idempotencyKey);
+  const replayed = await runInBatch({ ...options, fingerprint }, async (call) => {
+    c.set('idempotentCall', call);
+    await next();
+    return {
+      status: c.res.status,
+      error: c.error,
+      text: () => c.res.clone().text(),
+      type: c.res.headers.get('content-type'),
+    };
+  });
+  return replayed && replay(replayed);
+}
+
+/** What the operation answered, as {@link runInBatch} decides on it. */
+export interface Answered {
+  status: number;
+  /** What the operation threw, if it did (its status and body are then the error's answer). */
+  error: unknown;
+  /** The body it answered, read only when a refusal is stored. */
+  text(): Promise<string>;
+  type: string | null;
+}
+
+/** A stored response to send again, with `Idempotent-Replayed: true`. */
+export type Replayed = Extract<Reservation, { kind: 'replay' }>;
+
+/**
+ * {@link runIdempotentInBatch} once the request's fingerprint is known, for any caller that can
+ * run the operation with an {@link IdempotentCall} and report what it answered: the pipeline's
+ * middleware and the widget's fast path (routes/submission-fast-path.ts).
+ *
+ * @returns the stored response to replay instead of the operation's answer, or undefined to send
+ *   the operation's answer.
+ */
+export async function runInBatch(
+  options: IdempotentOptions & { fingerprint: string },
+  operate: (call: IdempotentCall) => Promise<Answered>,
+): Promise<Replayed | undefined> {
+  const { db, keyId, idempotencyKey, fingerprint } = options;
   const release = await holdInProcess(db, `${keyId}\n${idempotencyKey}`, Date.now() + IDEMPOTENCY_WAIT_MS);
   const key = { keyId, idempotencyKey, fingerprint, staleSeconds: options.staleSeconds };
   try {
     await options.charge();
     const call: IdempotentCall = { keyId, idempotencyKey, fingerprint };
-    c.set('idempotentCall', call);
-    await next();
-    if (c.error instanceof StoredMeanwhile) {
+    const answered = await operate(call);
+    if (answered.error instanceof StoredMeanwhile) {
       const stored = await decide(db, key, await readStored(db, keyId, idempotencyKey));
-      if (stored.kind === 'replay') return replay(stored);
+      if (stored.kind === 'replay') return stored;
       // An expired or abandoned entry, removed by decide: the key is free for a retry.
-      throw unavailable(c.error);
+      throw unavailable(answered.error);
     }
     if (call.storedBody !== undefined) return undefined;
     const earlier = await readStored(db, keyId, idempotencyKey);
     if (earlier) {
       const stored = await decide(db, key, earlier);
-      if (stored.kind === 'replay') return replay(stored);
+      if (stored.kind === 'replay') return stored;
     }
-    const status = c.res.status;
+    const { status } = answered;
     if (status >= 500 || status === 429) return undefined;
     // A refusal (nothing written but rate counters), stored so that a retry gets the same answer.
     // A success reaches here only from an operation that does not store its own: stored after it.
@@ -95,14 +132,14 @@ export async function runIdempotentInBatch(
         idempotencyKey,
         fingerprint,
         status,
-        await c.res.clone().text(),
-        c.res.headers.get('content-type') ?? STORED_RESPONSE_TYPE,
+        await answered.text(),
+        answered.type ?? STORED_RESPONSE_TYPE,
       ],
     );
     if (inserted) return undefined;
     // A duplicate on another process stored its answer meanwhile: that one is the key's answer.
     const stored = await decide(db, key, await readStored(db, keyId, idempotencyKey));
-    return stored.kind === 'replay' ? replay(stored) : undefined;
+    return stored.kind === 'replay' ? stored : undefined;
   } finally {
     release();
   }
@@ -150,12 +187,15 @@ async function settlesBefore(promise: Promise<void>, deadline: number): Promise<
   }
 }
 
-function replay(found: Extract<Reservation, { kind: 'replay' }>): Response {
-  return new Response(found.body, {
-    status: found.status,
-    headers: { 'Content-Type': found.type, 'Idempotent-Replayed': 'true' },
-  });
+function replay(found: Replayed): Response {
+  return new Response(found.body, { status: found.status, headers: replayHeaders(found) });
 }
+
+/** The headers of a replayed response, besides the request id, version and CORS every answer gets. */
+export const replayHeaders = (found: Replayed): Record<string, string> => ({
+  'Content-Type': found.type,
+  'Idempotent-Replayed': 'true',
+});
 
 const STORED_ROW = `SELECT fingerprint, state, response_status, response_body, response_type,
      created_at < now() - make_interval(hours => $3) AS expired,

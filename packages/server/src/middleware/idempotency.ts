@@ -42,9 +42,12 @@ export async function requestFingerprint(c: Context<AppEnv>, idempotencyKey: str
     );
   }
   const url = new URL(c.req.url);
-  const body = await readBodyBytes(c);
-  return sha256(`${c.req.method} ${url.pathname}${url.search}\n${sha256(body)}`);
+  return fingerprintOf(c.req.method, `${url.pathname}${url.search}`, await readBodyBytes(c));
 }
+
+/** The fingerprint of a request by its method, path and query (`/api/v1/…?…`), and body. */
+export const fingerprintOf = (method: string, target: string, body: Uint8Array): string =>
+  sha256(`${method} ${target}\n${sha256(body)}`);
 
 /** How long a stored response is replayed. */
 export const IDEMPOTENCY_TTL_HOURS = 24;

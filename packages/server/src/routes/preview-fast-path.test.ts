@@ -6,7 +6,7 @@ import { API_VERSION } from '../config.js';
 import { createApiKey, revokeApiKey } from '../services/api-keys.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
-import { listenerWithPreviewFastPath, type PreviewFromMemory } from './preview-fast-path.js';
+import { listenerWithWidgetFastPath, type WidgetFromMemory } from './widget-fast-path.js';
 
 let t: TestContext;
 const ORIGIN = 'http://127.0.0.1:8787';
@@ -44,13 +44,13 @@ const nextIp = () => `203.0.113.${(visitor++ % 250) + 1}`;
 async function serverWithSwitch() {
   let fast = false;
   let answered = 0;
-  const switched: PreviewFromMemory = (request) => {
+  const switched: WidgetFromMemory = (request) => {
     const answer = fast ? t.app.previewFromMemory(request) : undefined;
     if (answer) answered++;
     return answer;
   };
   const full: RequestListener = getRequestListener(t.app.fetchThroughPipeline);
-  const server = createServer(listenerWithPreviewFastPath(switched, full));
+  const server = createServer(listenerWithWidgetFastPath(switched, full));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${PATH}`;
   return {

@@ -9,10 +9,12 @@ import { parse } from '../http/parse.js';
 import { enumParam, intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
-import { STORED_RESPONSE_TYPE } from '../middleware/idempotency-batched.js';
+import { type IdempotentCall, STORED_RESPONSE_TYPE } from '../middleware/idempotency-batched.js';
+import type { DeferredLimit } from '../middleware/rate-limit.js';
 import { QUOTE_STATUSES } from '../repositories/quotes.js';
 import { isoDate, testHelperSchema } from '../schemas/requests.js';
 import { basketCounters, recordCouponFailure } from '../services/coupon-attempts.js';
+import type { KeyWithOrg } from '../services/key-store.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { deleteDraft, QUOTE_ACTIONS, runQuoteAction, runTestHelper } from '../services/quote-actions.js';
 import { MAX_MESSAGE_LENGTH } from '../services/quote-conversation.js';
@@ -94,6 +96,59 @@ export const actionSchema = v.strictObject({
   ...commentEntries,
 });
 
+/** What {@link createQuoteAnswer} takes of a request once the pipeline's checks passed. */
+export interface QuoteCreationRequest {
+  /** The body, parsed as JSON. */
+  json: unknown;
+  /** The client's address, for its per-IP allowances. */
+  ip: string;
+  /** The per-IP allowance left for the creation's statement to count (PostgreSQL). */
+  deferred: DeferredLimit | undefined;
+  acceptLanguage: string | undefined;
+  /** Set for an idempotent call whose response the creation stores itself. */
+  call: IdempotentCall | undefined;
+}
+
+/**
+ * POST /cotizaciones after the pipeline's checks: validates the body, counts the visitor's
+ * allowances, creates the quote, and returns the JSON text to answer 200 with, for an idempotent
+ * call the very bytes its statement stored (which a replay sends again). Shared by the route and
+ * the widget's fast path (submission-fast-path.ts). A coupon refused to a publishable key counts
+ * as the visitor's failed attempt.
+ */
+export async function createQuoteAnswer(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  request: QuoteCreationRequest,
+): Promise<string> {
+  const body = parse(quoteRequestSchema, request.json);
+  const limitCoupons = auth.key.kind === 'publishable' && body.cupon !== undefined;
+  // On PostgreSQL both limits are counted by the statement that reads the quote's inputs.
+  const counters = await basketCounters(deps.db, {
+    deferred: request.deferred,
+    orgId: auth.org.id,
+    ip: request.ip,
+    coupon: limitCoupons,
+    now: deps.now(),
+  });
+  try {
+    const { call } = request;
+    const data = await createQuote(deps, auth, body, {
+      acceptLanguage: request.acceptLanguage,
+      counters,
+      idempotent: call && { call, render: (created) => JSON.stringify({ data: created }) },
+    });
+    // Stored by the quote's statement: these very bytes, which a replay sends again.
+    return call?.storedBody ?? JSON.stringify({ data });
+  } catch (error) {
+    // Not awaited: on PGlite the count waits for this request's transaction to end.
+    if (limitCoupons && error instanceof ApiError && error.extra.reason) {
+      void recordCouponFailure(deps.db, auth.org.id, request.ip, deps.now());
+    }
+    throw error;
+  }
+}
+
 const idParam = (id: string) => {
   if (!isUuid(id)) throw notFound('Quote');
   return id;
@@ -129,37 +184,14 @@ export function quoteRoutes(deps: AppDeps) {
         storesOwnResponse: widgetCallStoresOwnResponse,
       }),
       async (c) => {
-        const auth = c.get('auth');
-        const body = parse(quoteRequestSchema, await readJson(c));
-        const limitCoupons = auth.key.kind === 'publishable' && body.cupon !== undefined;
-        const ip = clientIp(c, deps.config.trustProxy);
-        // On PostgreSQL both limits are counted by the statement that reads the quote's inputs.
-        const counters = await basketCounters(deps.db, {
+        const text = await createQuoteAnswer(deps, c.get('auth'), {
+          json: await readJson(c),
+          ip: clientIp(c, deps.config.trustProxy),
           deferred: c.get('deferredLimit'),
-          orgId: auth.org.id,
-          ip,
-          coupon: limitCoupons,
-          now: deps.now(),
+          acceptLanguage: c.req.header('accept-language'),
+          call: c.get('idempotentCall'),
         });
-        try {
-          const call = c.get('idempotentCall');
-          const data = await createQuote(deps, auth, body, {
-            acceptLanguage: c.req.header('accept-language'),
-            counters,
-            idempotent: call && { call, render: (created) => JSON.stringify({ data: created }) },
-          });
-          // Stored by the quote's statement: these very bytes, which a replay sends again.
-          if (call?.storedBody !== undefined) {
-            return c.body(call.storedBody, 200, { 'Content-Type': STORED_RESPONSE_TYPE });
-          }
-          return c.json({ data });
-        } catch (error) {
-          // Not awaited: on PGlite the count waits for this request's transaction to end.
-          if (limitCoupons && error instanceof ApiError && error.extra.reason) {
-            void recordCouponFailure(deps.db, auth.org.id, ip, deps.now());
-          }
-          throw error;
-        }
+        return c.body(text, 200, { 'Content-Type': STORED_RESPONSE_TYPE });
       },
     )
     .get('/cotizaciones/:id', read, async (c) => {
