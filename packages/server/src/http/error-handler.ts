@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { isConnectionError } from '../db/database.js';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { StoredMeanwhile } from '../middleware/idempotency-batched.js';
 import type { AppEnv } from '../types.js';
 
 /** PostgreSQL's `lock_not_available`: a lock wait ran past `lock_timeout`. */
@@ -44,6 +45,15 @@ export function apiErrorFor(error: unknown, logger: Logger, requestId: string): 
     const status = error.status;
     const code = status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'invalid_request';
     return new ApiError(status, code, error.message || 'Bad request.');
+  }
+  if (error instanceof StoredMeanwhile) {
+    // Not a failure: the idempotency middleware replays the response stored meanwhile, and this
+    // answer is never sent.
+    return new ApiError(
+      409,
+      'idempotency_in_progress',
+      'A duplicate of this request was answered meanwhile.',
+    );
   }
   if ((error as { code?: string } | null)?.code === LOCK_NOT_AVAILABLE) {
     // A lock wait ran past the transaction's lock_timeout (an idempotent request bounds its

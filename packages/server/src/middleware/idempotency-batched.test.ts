@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BatchedQuote } from '../repositories/quote-batch.js';
 import { PLANS } from '../services/plans.js';
 import { quoteWriter } from '../services/quote-writer.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { draftQuote } from '../testing/quote-fixtures.js';
+import { fingerprintOf } from './idempotency.js';
 import { StoredMeanwhile } from './idempotency-batched.js';
 
 /**
@@ -179,6 +180,47 @@ describe('idempotent widget creations in group commit', () => {
       { idempotency_key: taken, fingerprint: 'elsewhere', response_body: '{}' },
       { idempotency_key: free, fingerprint: 'here', response_body: JSON.stringify({ folio }) },
     ]);
+  });
+
+  it('replays a response a duplicate stored meanwhile, through either path, logging no error', async () => {
+    const errors = vi.spyOn(t.deps.logger, 'error');
+    try {
+      for (const path of ['pipeline', 'fast path'] as const) {
+        const idem = randomUUID();
+        const body = JSON.stringify(submission(randomUUID()));
+        // As if a duplicate on another process stored its answer while this one was on its way.
+        const stored = JSON.stringify({ data: { folio: `stored by a duplicate (${path})` } });
+        await t.db.query(
+          `INSERT INTO idempotency_keys (key_id, idempotency_key, fingerprint, state, response_status, response_body, response_type)
+           SELECT id, $1, $2, 'done', 200, $3, 'application/json' FROM api_keys WHERE mode = 'test' AND kind = 'publishable' AND org_id = $4`,
+          [
+            idem,
+            fingerprintOf('POST', '/api/v1/cotizaciones', new TextEncoder().encode(body)),
+            stored,
+            t.seed.org.id,
+          ],
+        );
+        const request = new Request('http://svc.test/api/v1/cotizaciones', {
+          method: 'POST',
+          body,
+          headers: {
+            authorization: `Bearer ${t.seed.keys.pk_test}`,
+            'content-type': 'application/json',
+            origin: 'http://127.0.0.1:8787',
+            'idempotency-key': idem,
+            'x-forwarded-for': visitorAddress(),
+          },
+        });
+        const answer = await (path === 'pipeline'
+          ? t.app.fetchThroughPipeline(request)
+          : t.app.fetch(request));
+        expect(answer.headers.get('idempotent-replayed'), path).toBe('true');
+        expect(await answer.text(), path).toBe(stored);
+      }
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   describe('from memory, with a client presumed new', () => {

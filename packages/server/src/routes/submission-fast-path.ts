@@ -8,7 +8,6 @@ import {
   replayHeaders,
   runInBatch,
   STORED_RESPONSE_TYPE,
-  StoredMeanwhile,
 } from '../middleware/idempotency-batched.js';
 import { chargeQuota } from '../middleware/quota.js';
 import { type DeferredLimit, enforceRateLimit } from '../middleware/rate-limit.js';
@@ -98,9 +97,7 @@ async function answerSubmission(
           });
           answer = jsonAnswer(200, text, id, corsOrigin, { 'Content-Type': STORED_RESPONSE_TYPE });
         } catch (error) {
-          // Replayed instead: not an error to log or answer.
-          if (error instanceof StoredMeanwhile)
-            return { status: 500, error, text: async () => '', type: null };
+          // A response stored meanwhile (StoredMeanwhile) is replayed by runInBatch instead.
           answer = refused(error);
           return { status: answer.status, error, text: async () => answer!.body, type: STORED_RESPONSE_TYPE };
         }
