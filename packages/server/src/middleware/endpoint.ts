@@ -12,7 +12,7 @@ import { runIdempotent } from './idempotency.js';
 import { runIdempotentInBatch } from './idempotency-batched.js';
 import { keyAllowsOrigin, requestOrigin } from './origin.js';
 import { chargeQuota } from './quota.js';
-import { enforceRateLimit, KEY_RATE_LIMIT } from './rate-limit.js';
+import { type DeferredLimit, enforceRateLimit, KEY_RATE_LIMIT } from './rate-limit.js';
 
 /** Options of {@link endpoint}: the access the operation requires, and how it handles retries. */
 export interface EndpointOptions extends Access {
@@ -25,26 +25,51 @@ export interface EndpointOptions extends Access {
    */
   storesOwnResponse?: (auth: KeyWithOrg) => boolean;
   /** Publishable keys: requests allowed per client IP and window for this operation. */
-  perIp?: {
-    name: string;
-    limit: number;
-    windowMs: number;
-    /**
-     * On PostgreSQL, leaves the count to the operation's first statement (`c.get('deferredLimit')`,
-     * see `FoldedCounter`), sparing a round trip. Requests refused before that statement (bad
-     * input, 4xx) are then not counted. @defaultValue false
-     */
-    countedByOperation?: boolean;
-    /**
-     * Counts it in this process's memory (see `VisitorCounters`: shared with the other processes
-     * within a flush on PostgreSQL) instead of by a statement. @defaultValue by a statement
-     */
-    inMemory?: VisitorCounters;
-  };
+  perIp?: PerIpAllowance;
+}
+
+/** An operation's allowance per client IP for publishable keys (see {@link countPerIp}). */
+export interface PerIpAllowance {
+  name: string;
+  limit: number;
+  windowMs: number;
+  /**
+   * On PostgreSQL, leaves the count to the operation's first statement (`c.get('deferredLimit')`,
+   * see `FoldedCounter`), sparing a round trip. Requests refused before that statement (bad
+   * input, 4xx) are then not counted. @defaultValue false
+   */
+  countedByOperation?: boolean;
+  /**
+   * Counts it in this process's memory (see `VisitorCounters`: shared with the other processes
+   * within a flush on PostgreSQL) instead of by a statement. @defaultValue by a statement
+   */
+  inMemory?: VisitorCounters;
 }
 
 /** The counter of an operation's per-IP allowance for one organization's visitor. */
 export const perIpBucket = (operation: string, orgId: string, ip: string) => `ip:${operation}:${orgId}:${ip}`;
+
+/**
+ * Counts a visitor's request against an operation's per-IP allowance (429 when over): in memory,
+ * or by a statement, or, for an operation that counts it itself on PostgreSQL, not yet.
+ * @returns the allowance left for the operation's statement to count, if it is.
+ */
+export async function countPerIp(
+  deps: AppDeps,
+  allowance: PerIpAllowance,
+  orgId: string,
+  ip: string,
+): Promise<DeferredLimit | undefined> {
+  const { name, limit, windowMs, countedByOperation, inMemory } = allowance;
+  const bucket = perIpBucket(name, orgId, ip);
+  if (inMemory) inMemory.enforce(bucket, limit, deps.now(), windowMs);
+  else if (countedByOperation && deps.db.kind === 'postgres') return { bucket, limit, windowMs };
+  else await enforceRateLimit(deps.db, bucket, limit, deps.now(), windowMs);
+  return undefined;
+}
+
+/** How long a reservation left `in_progress` by an older version is honoured. */
+export const idempotencyStaleSeconds = (deps: AppDeps): number => deps.idempotencyStaleSeconds ?? 60;
 
 /**
  * The pipeline in front of every API operation, in this order: find the key (401), check what it
@@ -53,7 +78,7 @@ export const perIpBucket = (operation: string, orgId: string, ip: string) => `ip
  * against the monthly quota unless it is a replay.
  */
 export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHandler<AppEnv> {
-  const staleSeconds = deps.idempotencyStaleSeconds ?? 60;
+  const staleSeconds = idempotencyStaleSeconds(deps);
   return async function endpointPipeline(c, next) {
     let auth = await authenticate(c, deps);
     if (c.req.header(MCP_CHANNEL_HEADER) === MCP_CHANNEL_TOKEN) {
@@ -86,12 +111,8 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
       );
     } else if (options.perIp) {
       const ip = clientIp(c, deps.config.trustProxy);
-      const { name, limit, windowMs, countedByOperation, inMemory } = options.perIp;
-      const bucket = perIpBucket(name, auth.key.org_id, ip);
-      if (inMemory) inMemory.enforce(bucket, limit, deps.now(), windowMs);
-      else if (countedByOperation && deps.db.kind === 'postgres')
-        c.set('deferredLimit', { bucket, limit, windowMs });
-      else await enforceRateLimit(deps.db, bucket, limit, deps.now(), windowMs);
+      const deferred = await countPerIp(deps, options.perIp, auth.key.org_id, ip);
+      if (deferred) c.set('deferredLimit', deferred);
     }
     const idempotencyKey = c.req.header('idempotency-key');
     const mutating = c.req.method === 'POST' || c.req.method === 'PATCH' || c.req.method === 'DELETE';

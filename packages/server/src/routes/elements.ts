@@ -5,7 +5,7 @@ import { clientIp } from '../http/client-ip.js';
 import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
 import { onlyParams } from '../http/query.js';
-import { endpoint } from '../middleware/endpoint.js';
+import { endpoint, type PerIpAllowance } from '../middleware/endpoint.js';
 import { apiHeaders } from '../middleware/request-context.js';
 import { assertCouponAttemptsLeftInMemory, recordCouponFailureShared } from '../services/coupon-attempts.js';
 import type { CachedConfig, ConfigRepresentation, ElementsConfigCache } from '../services/elements-config.js';
@@ -163,7 +163,7 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache, memo
         resource: 'elements',
         level: 'write',
         publishable: true,
-        perIp: { ...PREVIEW_PER_IP, inMemory: memory.counters },
+        perIp: previewPerIp(memory),
         // It writes nothing, so there is nothing to replay.
         skipIdempotency: true,
       }),
@@ -182,7 +182,10 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache, memo
 export const PREVIEW_PATH = '/api/v1/elements/preview';
 
 /** The per-IP allowance of the preview, counted in memory (see {@link PreviewMemory}). */
-export const PREVIEW_PER_IP = PUBLISHABLE_LIMITS.preview;
+export const previewPerIp = (memory: PreviewMemory): PerIpAllowance => ({
+  ...PUBLISHABLE_LIMITS.preview,
+  inMemory: memory.counters,
+});
 
 /**
  * The preview's operation once the pipeline has let the request through and counted the visitor's

@@ -1,11 +1,12 @@
-import { apiErrorFor, errorBody } from '../http/error-handler.js';
-import { MAX_BODY_BYTES, parseJsonBytes, payloadTooLarge } from '../http/json-body.js';
+import { parseJsonBytes } from '../http/json-body.js';
 import { requestId } from '../ids.js';
-import { perIpBucket } from '../middleware/endpoint.js';
+import { countPerIp, type PerIpAllowance } from '../middleware/endpoint.js';
 import type { AppDeps } from '../types.js';
-import { PREVIEW_PATH, PREVIEW_PER_IP, type PreviewMemory, previewForVisitor } from './elements.js';
+import { PREVIEW_PATH, type PreviewMemory, previewForVisitor, previewPerIp } from './elements.js';
 import {
+  bodyWithinLimit,
   jsonAnswer,
+  refusalAnswer,
   type WidgetCaller,
   type WidgetFromMemory,
   type WidgetRequest,
@@ -23,34 +24,27 @@ import {
  * error handler sends, CORS and the request id included.
  */
 export function previewFastPath(deps: AppDeps, memory: PreviewMemory): WidgetFromMemory {
+  const perIp = previewPerIp(memory);
   return function answerPreviewFromMemory(request) {
     const caller = widgetCaller(deps, request, PREVIEW_PATH);
-    return caller && answerPreview(deps, memory, caller, request);
+    return caller && answerPreview(deps, memory, perIp, caller, request);
   };
 }
 
 async function answerPreview(
   deps: AppDeps,
   memory: PreviewMemory,
+  perIp: PerIpAllowance,
   { auth, corsOrigin, ip }: WidgetCaller,
   request: WidgetRequest,
 ) {
   const id = requestId();
   try {
-    const { name, limit, windowMs } = PREVIEW_PER_IP;
-    memory.counters.enforce(perIpBucket(name, auth.key.org_id, ip), limit, deps.now(), windowMs);
-    const bytes = await request.body();
-    if (bytes.byteLength > MAX_BODY_BYTES) throw payloadTooLarge();
-    const data = await previewForVisitor(deps, memory, { auth, json: parseJsonBytes(bytes), ip });
+    await countPerIp(deps, perIp, auth.key.org_id, ip);
+    const json = parseJsonBytes(await bodyWithinLimit(request));
+    const data = await previewForVisitor(deps, memory, { auth, json, ip });
     return jsonAnswer(200, JSON.stringify({ data }), id, corsOrigin, {});
   } catch (error) {
-    const refusal = apiErrorFor(error, deps.logger, id);
-    return jsonAnswer(
-      refusal.status,
-      JSON.stringify(errorBody(refusal, id)),
-      id,
-      corsOrigin,
-      refusal.headers,
-    );
+    return refusalAnswer(deps.logger, error, id, corsOrigin);
   }
 }

@@ -8,7 +8,7 @@ import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
 import { enumParam, intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
-import { endpoint } from '../middleware/endpoint.js';
+import { endpoint, type PerIpAllowance } from '../middleware/endpoint.js';
 import { type IdempotentCall, STORED_RESPONSE_TYPE } from '../middleware/idempotency-batched.js';
 import type { DeferredLimit } from '../middleware/rate-limit.js';
 import { QUOTE_STATUSES } from '../repositories/quotes.js';
@@ -96,6 +96,9 @@ export const actionSchema = v.strictObject({
   ...commentEntries,
 });
 
+/** The per-IP allowance of a publishable key's creations, counted by the creation's statement. */
+export const CREATE_PER_IP: PerIpAllowance = { ...PUBLISHABLE_LIMITS.create, countedByOperation: true };
+
 /** What {@link createQuoteAnswer} takes of a request once the pipeline's checks passed. */
 export interface QuoteCreationRequest {
   /** The body, parsed as JSON. */
@@ -180,7 +183,7 @@ export function quoteRoutes(deps: AppDeps) {
         resource: 'cotizaciones',
         level: 'write',
         publishable: true,
-        perIp: { ...PUBLISHABLE_LIMITS.create, countedByOperation: true },
+        perIp: CREATE_PER_IP,
         storesOwnResponse: widgetCallStoresOwnResponse,
       }),
       async (c) => {

@@ -1,7 +1,6 @@
-import { apiErrorFor, errorBody } from '../http/error-handler.js';
-import { MAX_BODY_BYTES, parseJsonBytes, payloadTooLarge } from '../http/json-body.js';
+import { parseJsonBytes } from '../http/json-body.js';
 import { requestId } from '../ids.js';
-import { perIpBucket } from '../middleware/endpoint.js';
+import { countPerIp, idempotencyStaleSeconds } from '../middleware/endpoint.js';
 import { fingerprintOf, KEY_RE } from '../middleware/idempotency.js';
 import {
   type Answered,
@@ -10,13 +9,13 @@ import {
   STORED_RESPONSE_TYPE,
 } from '../middleware/idempotency-batched.js';
 import { chargeQuota } from '../middleware/quota.js';
-import { type DeferredLimit, enforceRateLimit } from '../middleware/rate-limit.js';
-import { PUBLISHABLE_LIMITS } from '../services/limits.js';
 import { widgetCallStoresOwnResponse } from '../services/quotes.js';
 import type { AppDeps } from '../types.js';
-import { createQuoteAnswer } from './quotes.js';
+import { CREATE_PER_IP, createQuoteAnswer } from './quotes.js';
 import {
+  bodyWithinLimit,
   jsonAnswer,
+  refusalAnswer,
   type WidgetAnswer,
   type WidgetCaller,
   type WidgetFromMemory,
@@ -58,35 +57,21 @@ async function answerSubmission(
   request: WidgetRequest,
 ): Promise<WidgetAnswer> {
   const id = requestId();
-  const refused = (error: unknown) => {
-    const refusal = apiErrorFor(error, deps.logger, id);
-    return jsonAnswer(
-      refusal.status,
-      JSON.stringify(errorBody(refusal, id)),
-      id,
-      corsOrigin,
-      refusal.headers,
-    );
-  };
   try {
-    const { name, limit, windowMs } = PUBLISHABLE_LIMITS.create;
-    const bucket = perIpBucket(name, auth.key.org_id, ip);
-    let deferred: DeferredLimit | undefined;
-    if (deps.db.kind === 'postgres') deferred = { bucket, limit, windowMs };
-    else await enforceRateLimit(deps.db, bucket, limit, deps.now(), windowMs);
-    const bytes = await request.body();
-    if (bytes.byteLength > MAX_BODY_BYTES) throw payloadTooLarge();
-    let answer: WidgetAnswer | undefined;
+    const deferred = await countPerIp(deps, CREATE_PER_IP, auth.key.org_id, ip);
+    const bytes = await bodyWithinLimit(request);
+    let answer: WidgetAnswer;
     const replayed = await runInBatch(
       {
         db: deps.db,
         keyId: auth.key.id,
         idempotencyKey,
-        staleSeconds: deps.idempotencyStaleSeconds ?? 60,
+        staleSeconds: idempotencyStaleSeconds(deps),
         charge: () => chargeQuota(deps.db, auth, deps.now()),
         fingerprint: fingerprintOf('POST', CREATE_PATH, bytes),
       },
       async (call): Promise<Answered> => {
+        let error: unknown;
         try {
           const text = await createQuoteAnswer(deps, auth, {
             json: parseJsonBytes(bytes),
@@ -96,17 +81,18 @@ async function answerSubmission(
             call,
           });
           answer = jsonAnswer(200, text, id, corsOrigin, { 'Content-Type': STORED_RESPONSE_TYPE });
-        } catch (error) {
+        } catch (thrown) {
           // A response stored meanwhile (StoredMeanwhile) is replayed by runInBatch instead.
-          answer = refused(error);
-          return { status: answer.status, error, text: async () => answer!.body, type: STORED_RESPONSE_TYPE };
+          error = thrown;
+          answer = refusalAnswer(deps.logger, thrown, id, corsOrigin);
         }
-        return { status: 200, error: undefined, text: async () => answer!.body, type: STORED_RESPONSE_TYPE };
+        const { status, body } = answer;
+        return { status, error, text: async () => body, type: STORED_RESPONSE_TYPE };
       },
     );
     if (replayed) return jsonAnswer(replayed.status, replayed.body, id, corsOrigin, replayHeaders(replayed));
     return answer!;
   } catch (error) {
-    return refused(error);
+    return refusalAnswer(deps.logger, error, id, corsOrigin);
   }
 }

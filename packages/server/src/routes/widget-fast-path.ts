@@ -1,7 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { API_VERSION } from '../config.js';
 import { clientIpFrom } from '../http/client-ip.js';
-import { isJsonContentType, MAX_BODY_BYTES } from '../http/json-body.js';
+import { apiErrorFor, errorBody } from '../http/error-handler.js';
+import { isJsonContentType, MAX_BODY_BYTES, payloadTooLarge } from '../http/json-body.js';
+import type { Logger } from '../logger.js';
 import { MCP_CHANNEL_HEADER } from '../mcp/channel.js';
 import { keyAllowsOrigin, originOf } from '../middleware/origin.js';
 import { apiHeaders } from '../middleware/request-context.js';
@@ -99,6 +101,24 @@ export function jsonAnswer(
   headers['Content-Length'] = String(Buffer.byteLength(body));
   if (corsOrigin) headers.Vary = 'Origin';
   return { status, headers: apiHeaders(id, corsOrigin, headers), body };
+}
+
+/** The request's body, 413 `payload_too_large` over the limit, as the pipeline reads it. */
+export async function bodyWithinLimit(request: WidgetRequest): Promise<Uint8Array> {
+  const bytes = await request.body();
+  if (bytes.byteLength > MAX_BODY_BYTES) throw payloadTooLarge();
+  return bytes;
+}
+
+/** The answer the app's error handler gives `error`, logged as it logs it, with CORS when it applies. */
+export function refusalAnswer(
+  logger: Logger,
+  error: unknown,
+  id: string,
+  corsOrigin: string | null,
+): WidgetAnswer {
+  const refusal = apiErrorFor(error, logger, id);
+  return jsonAnswer(refusal.status, JSON.stringify(errorBody(refusal, id)), id, corsOrigin, refusal.headers);
 }
 
 /** The fast paths in front of a Fetch handler (`app.fetch`, used in process and by tests). */
