@@ -1,12 +1,13 @@
-import { createServer, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION } from '../config.js';
-import { createApiKey, revokeApiKey } from '../services/api-keys.js';
+import { revokeApiKey } from '../services/api-keys.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
+import {
+  comparable,
+  newPublishableKey as newKey,
+  serverWithSwitch as switchedServer,
+} from '../testing/fast-paths.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
-import { listenerWithWidgetFastPath, type WidgetFromMemory } from './widget-fast-path.js';
 
 let t: TestContext;
 const ORIGIN = 'http://127.0.0.1:8787';
@@ -18,16 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const newPublishableKey = async () =>
-  (
-    await createApiKey(t.db, {
-      orgId: t.seed.org.id,
-      kind: 'publishable',
-      mode: 'test',
-      scope: 'write',
-      origins: [ORIGIN],
-    })
-  ).key;
+const newPublishableKey = () => newKey(t, ORIGIN);
 const basket = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     items: [{ descripcion: 'Laptop', cantidad: 2, precio_unitario: 24500, producto_id: laptopId }],
@@ -37,45 +29,7 @@ let visitor = 0;
 /** Another client address for each request, unless one is given: per-IP allowances stay out of the way. */
 const nextIp = () => `203.0.113.${(visitor++ % 250) + 1}`;
 
-/**
- * A server whose requests take the fast path only while `fast` is set; otherwise the full
- * pipeline answers (the app's own routing, without either fast path).
- */
-async function serverWithSwitch() {
-  let fast = false;
-  let answered = 0;
-  const switched: WidgetFromMemory = (request) => {
-    const answer = fast ? t.app.previewFromMemory(request) : undefined;
-    if (answer) answered++;
-    return answer;
-  };
-  const full: RequestListener = getRequestListener(t.app.fetchThroughPipeline);
-  const server = createServer(listenerWithWidgetFastPath(switched, full));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${PATH}`;
-  return {
-    url,
-    setFast: (value: boolean) => {
-      fast = value;
-    },
-    answered: () => answered,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
-/** Status, headers and body, without what differs by request (id, date). */
-async function comparable(res: Response) {
-  const headers = Object.fromEntries(res.headers);
-  expect(headers['service-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
-  delete headers['service-request-id'];
-  delete headers.date;
-  const body = (await res.json()) as Record<string, unknown>;
-  if ('request_id' in body) {
-    expect(body.request_id).toBe(res.headers.get('service-request-id'));
-    delete body.request_id;
-  }
-  return { status: res.status, headers, body };
-}
+const serverWithSwitch = () => switchedServer(t, t.app.previewFromMemory, PATH);
 
 describe('POST /elements/preview answered before routing', () => {
   it('answers every outcome exactly as the full pipeline does, over HTTP', async () => {

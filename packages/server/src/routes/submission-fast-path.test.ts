@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION } from '../config.js';
-import { createApiKey } from '../services/api-keys.js';
 import { PUBLISHABLE_LIMITS } from '../services/limits.js';
+import {
+  comparable as comparableAnswer,
+  newPublishableKey as newKey,
+  serverWithSwitch as switchedServer,
+} from '../testing/fast-paths.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
-import { listenerWithWidgetFastPath, type WidgetFromMemory } from './widget-fast-path.js';
 
 let t: TestContext;
 const ORIGIN = 'http://127.0.0.1:8787';
@@ -19,52 +19,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const newPublishableKey = async () =>
-  (
-    await createApiKey(t.db, {
-      orgId: t.seed.org.id,
-      kind: 'publishable',
-      mode: 'test',
-      scope: 'write',
-      origins: [ORIGIN],
-    })
-  ).key;
-/** The widget's submission: a new client each time unless `empresa` is given. */
-const submission = (extra: Record<string, unknown> = {}, empresa = `Visitante ${randomUUID()}`) =>
+const newPublishableKey = () => newKey(t, ORIGIN);
+/** The widget's submission, a new client each time. */
+const submission = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({
     items: [{ descripcion: 'Laptop', cantidad: 2, precio_unitario: 24500, producto_id: laptopId }],
-    cliente: { empresa, email: `${randomUUID()}@example.com` },
+    cliente: { empresa: `Visitante ${randomUUID()}`, email: `${randomUUID()}@example.com` },
     ...extra,
   });
 let visitor = 0;
 /** Another client address for each request, unless one is given: per-IP allowances stay out of the way. */
 const nextIp = () => `203.0.113.${(visitor++ % 250) + 1}`;
 
-/**
- * A server whose requests take the submission's fast path only while `fast` is set; otherwise the
- * full pipeline answers (the app's own routing, without any fast path).
- */
-async function serverWithSwitch() {
-  let fast = false;
-  let answered = 0;
-  const switched: WidgetFromMemory = (request) => {
-    const answer = fast ? t.app.submissionFromMemory(request) : undefined;
-    if (answer) answered++;
-    return answer;
-  };
-  const full: RequestListener = getRequestListener(t.app.fetchThroughPipeline);
-  const server = createServer(listenerWithWidgetFastPath(switched, full));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${PATH}`;
-  return {
-    url,
-    setFast: (value: boolean) => {
-      fast = value;
-    },
-    answered: () => answered,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
+const serverWithSwitch = () => switchedServer(t, t.app.submissionFromMemory, PATH);
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
@@ -73,23 +40,15 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
  * created quote what each creation gets anew (ids, folio, token, link, times, the client's name).
  */
 async function comparable(res: Response) {
-  const headers = Object.fromEntries(res.headers);
-  expect(headers['service-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
-  delete headers['service-request-id'];
-  delete headers.date;
-  const text = await res.text();
-  const body = JSON.parse(text) as Record<string, unknown>;
-  if ('request_id' in body) {
-    expect(body.request_id).toBe(res.headers.get('service-request-id'));
-    delete body.request_id;
-  }
-  if (res.status === 200) delete headers['content-length']; // the folio's and the name's widths
+  const text = await res.clone().text();
+  const { status, headers, body } = await comparableAnswer(res);
+  if (status === 200) delete headers['content-length']; // the folio's and the name's widths
   const masked = JSON.stringify(body)
     .replace(UUID, '<uuid>')
     .replace(/"folio":"[^"]*"/g, '"folio":"<folio>"')
     .replace(/"(\w*(?:token|link|url)\w*)":"[^"]*"/g, '"$1":"<$1>"')
     .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, '<time>');
-  return { status: res.status, headers, body: JSON.parse(masked) as unknown, text };
+  return { status, headers, body: JSON.parse(masked) as unknown, text };
 }
 
 describe('POST /cotizaciones from the widget, answered before routing', () => {
@@ -283,6 +242,22 @@ describe('POST /cotizaciones from the widget, answered before routing', () => {
         else await res.arrayBuffer();
       }
       expect(server.answered()).toBe(answered);
+      // An organization with a payment plan: its creation's transaction stores the response.
+      await t.db.query(
+        `UPDATE orgs SET widget = widget || '{"plan_pagos": {"tipo": "anticipo", "porcentaje": 50}}' WHERE id = $1`,
+        [t.seed.org.id],
+      );
+      t.deps.keys.invalidate(`org:${t.seed.org.id}`);
+      try {
+        // The first teaches memory the key again, the second finds it there.
+        for (let i = 0; i < 2; i++) {
+          expect((await send({ 'idempotency-key': randomUUID() })).status).toBe(200);
+        }
+        expect(server.answered()).toBe(answered);
+      } finally {
+        await t.db.query(`UPDATE orgs SET widget = widget - 'plan_pagos' WHERE id = $1`, [t.seed.org.id]);
+        t.deps.keys.invalidate(`org:${t.seed.org.id}`);
+      }
     } finally {
       await server.close();
     }
