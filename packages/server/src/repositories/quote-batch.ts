@@ -169,6 +169,9 @@ const liveStoredSql = (stored: string) =>
      AND k.created_at >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`;
 
 // Built once, at load (the driver finds its prepared statement by the text).
+// Rows several statements may lock at once (rate counters, coupons) are locked in one order, by
+// key, so that two statements under way at once (the writer's pipeline, or two processes) queue
+// for each other instead of deadlocking.
 // `counted` adds each window's requests of the batch at once (one statement cannot update a row
 // twice), and `counts` gives each quote the count it would have had counted alone, in order.
 // `eligible` looks each version, and each client presumed new, up with a scalar subquery: as
@@ -184,6 +187,7 @@ const INSERT_BATCH = `WITH input AS (
      ), counted AS (
        INSERT INTO rate_counters (bucket, window_start, count)
        SELECT bucket, window_start, count(*) FROM tally WHERE increment GROUP BY bucket, window_start
+       ORDER BY bucket, window_start
        ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_counters.count + EXCLUDED.count
        RETURNING bucket, window_start, count
      ), counts AS (
@@ -214,7 +218,8 @@ const INSERT_BATCH = `WITH input AS (
      ), claimed AS (
        UPDATE coupons SET uses = uses + wanted.n
        FROM (SELECT coupon_id, coupon_tipo, coupon_valor, coupon_moneda, count(*) AS n FROM eligible
-             WHERE coupon_id IS NOT NULL GROUP BY coupon_id, coupon_tipo, coupon_valor, coupon_moneda) wanted
+             WHERE coupon_id IS NOT NULL GROUP BY coupon_id, coupon_tipo, coupon_valor, coupon_moneda
+             ORDER BY coupon_id) wanted
        WHERE coupons.id = wanted.coupon_id AND coupons.tipo = wanted.coupon_tipo AND coupons.valor = wanted.coupon_valor
          AND coupons.moneda IS NOT DISTINCT FROM wanted.coupon_moneda
          AND coupons.active AND (coupons.max_uses IS NULL OR coupons.uses + wanted.n <= coupons.max_uses)

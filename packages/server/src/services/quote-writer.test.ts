@@ -133,6 +133,51 @@ describe('QuoteWriter', () => {
     expect(deliveries[0]!.n).toBe(12);
   });
 
+  it.runIf(inject('testDb') === 'postgres')(
+    'on PostgreSQL, starts a second statement while one is under way once 16 creations wait: every quote once, folios without gap, coupon uses exact',
+    async () => {
+      // The statements under way at once, at most.
+      let underWay = 0;
+      let most = 0;
+      let statements = 0;
+      const db: Database = {
+        ...t.db,
+        query: async <T>(sql: string, params?: readonly unknown[]) => {
+          statements++;
+          most = Math.max(most, ++underWay);
+          try {
+            return await t.db.query<T>(sql, params);
+          } finally {
+            underWay--;
+          }
+        },
+      };
+      const writer = new QuoteWriter(db);
+      const usesBefore = await couponUses();
+      const write = (notas: string, coupon: boolean) =>
+        writer.insert(quote(notas, coupon), lines(), {
+          now: new Date(),
+          eventData: {},
+          coupon: coupon ? couponTerms : null,
+          couponLimited: false,
+        });
+      // Fifteen wait for the first: still one statement at a time.
+      const few = await Promise.all(Array.from({ length: 16 }, (_, i) => write(`pocos-${i}`, i % 2 === 0)));
+      expect([statements, most]).toEqual([2, 1]);
+      // Forty wait for the first: the sixteenth starts a second statement beside it.
+      statements = 0;
+      const many = await Promise.all(Array.from({ length: 41 }, (_, i) => write(`muchos-${i}`, i % 3 === 0)));
+      expect([statements, most]).toEqual([3, 2]);
+      const rows = [...few, ...many];
+      const folios = rows.map(folioNumber).sort((a, b) => a - b);
+      expect(folios).toEqual(folios.map((_, i) => folios[0]! + i));
+      for (const row of rows) {
+        expect(row).toEqual(await findQuote(t.db, { orgId: t.seed.org.id, mode: 'test' }, row!.id));
+      }
+      expect(await couponUses()).toBe(usesBefore + 8 + 14);
+    },
+  );
+
   it('leaves a quote whose coupon changed since it was read to be written on its own, which refuses it', async () => {
     const { db, statements } = counting(t.db);
     const writer = new QuoteWriter(db);

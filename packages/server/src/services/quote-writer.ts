@@ -46,7 +46,8 @@ interface Waiting {
  * same folio counter row, so they are written one after another anyway: while one statement is
  * under way, the creations that arrive meanwhile wait here and are then written together, in one
  * statement ({@link insertQuoteBatch}), rather than each queueing for the lock in a statement of
- * its own. Alone, a creation is written at once by {@link insertQuote}, as without the writer; a
+ * its own. On PostgreSQL, when many wait, a second statement starts beside the first and queues
+ * for its locks in the database ({@link pipelineDepth}). Alone, a creation is written at once by {@link insertQuote}, as without the writer; a
  * creation priced from memory ({@link QuoteWriter.insertFromMemory}) always by the batch statement,
  * which checks what it was priced with.
  *
@@ -57,11 +58,14 @@ interface Waiting {
  */
 export class QuoteWriter {
   readonly #db: Database;
-  /** Per organization and mode with a write under way: the creations waiting for it. */
-  readonly #queues = new Map<string, Waiting[]>();
+  /** Per organization and mode with a write under way: the creations waiting, and the writes. */
+  readonly #lanes = new Map<string, Lane>();
+  /** How many statements of one lane may be under way at once (see {@link pipelineDepth}). */
+  readonly #depth: number;
 
   constructor(db: Database) {
     this.#db = db;
+    this.#depth = pipelineDepth(db);
   }
 
   /**
@@ -79,8 +83,8 @@ export class QuoteWriter {
       return insertQuote(this.#db, quote, items, options);
     }
     const key = queueKey(quote);
-    const queue = this.#queues.get(key);
-    if (queue) {
+    const lane = this.#lanes.get(key);
+    if (lane) {
       const batched = {
         id: uuid(),
         quote,
@@ -90,14 +94,14 @@ export class QuoteWriter {
         newClient: options.newClient,
       };
       return new Promise<WriteOutcome>((resolve, reject) =>
-        queue.push({ quote: batched, now: options.now, fromMemory: false, resolve, reject }),
+        this.#wait(key, { quote: batched, now: options.now, fromMemory: false, resolve, reject }),
       ).then((outcome) => outcome.row);
     }
-    this.#queues.set(key, []);
+    this.#lanes.set(key, { waiting: [], writes: 1 });
     try {
       return await insertQuote(this.#db, quote, items, options);
     } finally {
-      void this.#drain(key);
+      void this.#written(key);
     }
   }
 
@@ -138,17 +142,42 @@ export class QuoteWriter {
   }
 
   #enqueue(quote: NewQuote, entry: Omit<Waiting, 'resolve' | 'reject'>): Promise<WriteOutcome> {
-    const key = queueKey(quote);
-    return new Promise((resolve, reject) => {
-      const waiting = { ...entry, resolve, reject };
-      const queue = this.#queues.get(key);
-      if (queue) {
-        queue.push(waiting);
-        return;
-      }
-      this.#queues.set(key, [waiting]);
-      void this.#drain(key);
-    });
+    return new Promise((resolve, reject) => this.#wait(queueKey(quote), { ...entry, resolve, reject }));
+  }
+
+  /** Queues a creation in its lane, and starts a write if the lane has room for one. */
+  #wait(key: string, waiting: Waiting): void {
+    let lane = this.#lanes.get(key);
+    if (!lane) {
+      lane = { waiting: [], writes: 0 };
+      this.#lanes.set(key, lane);
+    }
+    lane.waiting.push(waiting);
+    this.#start(key, lane);
+  }
+
+  /** Starts writes of what waits in a lane, up to the pipeline's depth; forgets an idle lane. */
+  #start(key: string, lane: Lane): void {
+    while (
+      lane.waiting.length > 0 &&
+      (lane.writes === 0 || (lane.writes < this.#depth && lane.waiting.length >= SECOND_WRITE_AFTER))
+    ) {
+      lane.writes++;
+      void this.#write(lane.waiting.splice(0, MAX_BATCH)).finally(() => this.#written(key));
+    }
+    if (lane.writes === 0) this.#lanes.delete(key);
+  }
+
+  /** A write of the lane ended: start the next. */
+  async #written(key: string): Promise<void> {
+    const lane = this.#lanes.get(key)!;
+    // PGlite runs a statement in this thread, synchronously: the requests that arrived meanwhile
+    // are still unread. Two turns of the event loop read and price them (reading the body is one
+    // turn, hashing the idempotency fingerprint another), so they join the next batch instead of
+    // waiting for the one after: at 10 connections, 3.4 quotes a statement became 9.2.
+    if (this.#db.kind === 'pglite') await nextTurns(2);
+    lane.writes--;
+    this.#start(key, lane);
   }
 
   async #writeInTransaction(quote: BatchedQuote, now: Date): Promise<WriteOutcome> {
@@ -158,20 +187,6 @@ export class QuoteWriter {
       row: outcome.created && storedQuote(quote.quote, outcome.created),
       counts: outcome.counts,
     };
-  }
-
-  /** Writes what waited for `key`, in batches, until nothing does. */
-  async #drain(key: string): Promise<void> {
-    const queue = this.#queues.get(key)!;
-    while (queue.length > 0) {
-      await this.#write(queue.splice(0, MAX_BATCH));
-      // PGlite runs a statement in this thread, synchronously: the requests that arrived meanwhile
-      // are still unread. Two turns of the event loop read and price them (reading the body is one
-      // turn, hashing the idempotency fingerprint another), so they join the next batch instead of
-      // waiting for the one after: at 10 connections, 3.4 quotes a statement became 9.2.
-      if (this.#db.kind === 'pglite') await nextTurns(2);
-    }
-    this.#queues.delete(key);
   }
 
   async #write(batch: Waiting[]): Promise<void> {
@@ -253,6 +268,35 @@ export class QuoteWriter {
 async function nextTurns(turns: number): Promise<void> {
   for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
 }
+
+interface Lane {
+  waiting: Waiting[];
+  /** Statements under way. */
+  writes: number;
+}
+
+/**
+ * On PostgreSQL, up to two statements of a lane are under way at once, on two connections, as
+ * two processes' would be. The second is parsed, started and reads its inputs while the first
+ * runs, waits in PostgreSQL for the first's locks (rate counters, coupon, folio counter), and
+ * commits right after it; meanwhile the server answers the first's requests and reads new ones,
+ * instead of the database waiting for that. Folios stay consecutive, and a creation that arrives
+ * after another was answered still gets the higher folio (its statement starts after the other's
+ * committed); two creations under way at once have no order between them to keep.
+ * PGlite runs one statement at a time, in this thread.
+ */
+function pipelineDepth(db: Database): number {
+  return db.kind === 'pglite' ? 1 : 2;
+}
+
+/**
+ * A second statement starts only when this many creations wait: a statement costs PostgreSQL
+ * ~0.6 ms besides ~0.23 ms a quote, so splitting fewer into two batches costs more than the overlap
+ * gains. At 10 connections (never 16 waiting), two statements whenever anything waited raised
+ * PostgreSQL's CPU a submission by a third and did not add throughput; at 50 connections, 16 or
+ * more wait and the second statement added 5–27 % (docs/performance.md, stop 31).
+ */
+const SECOND_WRITE_AFTER = 16;
 
 const queueKey = (quote: NewQuote) => `${quote.org_id}:${quote.mode}`;
 
