@@ -15,13 +15,17 @@
 //   PROFILE_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"   flags for the server's node
 //   PROFILE_TARGET=bare    the bench's ceiling instead (bench/baseline.ts, POST /bare-tx, on the
 //                          same seeded database), measured the same way: the CPU budget beside it
+//   PROFILE_TARGET=invoices  the bench's invoice pairs instead (POST /facturas + finalize, sandbox
+//                          stamping; "submission" is then one request, half an invoice)
 import { execSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, ROOT } from '../test/support/processes.js';
+import { invoicePairs } from './invoices.js';
 import { type Seed, start, widgetSubmissions } from './support.js';
 
 const adminUrl = process.env.TEST_PG_URL!;
@@ -99,9 +103,18 @@ const { child: server } = bare
       { ...env, PORT: String(port) },
       'listening on',
     );
-const target = bare ? `http://127.0.0.1:${port}/bare-tx` : `http://127.0.0.1:${port}/api/v1/cotizaciones`;
+const invoices = process.env.PROFILE_TARGET === 'invoices';
+const target = bare
+  ? `http://127.0.0.1:${port}/bare-tx`
+  : invoices
+    ? `http://127.0.0.1:${port}`
+    : `http://127.0.0.1:${port}/api/v1/cotizaciones`;
 const submissions = (): Partial<autocannon.Options> =>
-  bare ? { method: 'POST' } : widgetSubmissions(seed, 1500);
+  bare
+    ? { method: 'POST' }
+    : invoices
+      ? invoicePairs(seed.keys.sk_test_write, randomUUID)
+      : widgetSubmissions(seed, 1500);
 
 const stats = new pg.Client(onPglite ? adminUrl : databaseUrl);
 await stats.connect();
@@ -124,7 +137,7 @@ try {
   console.log(
     JSON.stringify({
       database: onPglite ? 'pglite' : 'postgres',
-      target: bare ? 'bare 4-statement tx' : 'widget submission',
+      target: bare ? 'bare 4-statement tx' : invoices ? 'invoice pairs (requests)' : 'widget submission',
       connections,
       rps: Math.round(result.requests.average),
       p50: result.latency.p50,

@@ -6,7 +6,7 @@ import type autocannon from 'autocannon';
 
 /** The seed's JSON (`svc-server seed --json`), as far as the requests need it. */
 export interface Seed {
-  keys: { pk_test: string };
+  keys: { pk_test: string; sk_test_write: string };
   products: { id: string; sku: string }[];
 }
 
