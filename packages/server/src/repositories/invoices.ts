@@ -103,13 +103,13 @@ export type NewInvoice = Pick<
   | 'created_by'
 >;
 
-/** Inserts a draft invoice and its lines. */
+/** Inserts a draft invoice and its lines; returns both as they are read. */
 export async function insertInvoice(
   tx: Queryable,
   scope: Scope,
   invoice: NewInvoice,
   items: InvoiceItemRow[],
-): Promise<InvoiceRow> {
+): Promise<{ invoice: InvoiceRow; items: InvoiceItemRow[] }> {
   const [row] = await tx.query<InvoiceRow>(
     `INSERT INTO invoices (org_id, mode, token, estado, estado_fiscal, pais, tipo, moneda, iva_incluido,
        descuento_solicitado, subtotal, descuento, impuestos, total, vence, dias_credito, metodo_pago, cliente_id,
@@ -141,7 +141,7 @@ export async function insertInvoice(
       invoice.created_by,
     ],
   );
-  await tx.query(
+  const lines = await tx.query<InvoiceItemRow>(
     `INSERT INTO invoice_items (invoice_id, position, descripcion, cantidad, unidad, precio_unitario, precio_negociado,
        costo_unitario, producto_id, sku, tax_rate, exemption_reason, clave_sat, clave_unidad_sat, importe, descuento, impuesto)
      SELECT $1, i.position, i.descripcion, i.cantidad, i.unidad, i.precio_unitario, i.precio_negociado, i.costo_unitario,
@@ -149,10 +149,11 @@ export async function insertInvoice(
      FROM jsonb_to_recordset($2::jsonb) AS i(position integer, descripcion text, cantidad numeric, unidad text,
        precio_unitario numeric, precio_negociado numeric, costo_unitario numeric, producto_id uuid, sku text,
        tax_rate numeric, exemption_reason text, clave_sat text, clave_unidad_sat text, importe numeric,
-       descuento numeric, impuesto numeric)`,
+       descuento numeric, impuesto numeric)
+     RETURNING ${ITEM_COLUMNS}`,
     [row!.id, JSON.stringify(items)],
   );
-  return row!;
+  return { invoice: row!, items: lines.sort((a, b) => a.position - b.position) };
 }
 
 /** The invoice, locked for update when `lock` is set (actions read then change it). */
@@ -178,11 +179,13 @@ export async function findInvoiceByToken(db: Queryable, token: string): Promise<
   return row;
 }
 
+/** An invoice line's columns, as it is read. */
+const ITEM_COLUMNS = `position, descripcion, cantidad, unidad, precio_unitario, precio_negociado, costo_unitario,
+  producto_id, sku, tax_rate, exemption_reason, clave_sat, clave_unidad_sat, importe, descuento, impuesto`;
+
 export async function findInvoiceItems(db: Queryable, invoiceId: string): Promise<InvoiceItemRow[]> {
   return db.query<InvoiceItemRow>(
-    `SELECT position, descripcion, cantidad, unidad, precio_unitario, precio_negociado, costo_unitario, producto_id, sku,
-       tax_rate, exemption_reason, clave_sat, clave_unidad_sat, importe, descuento, impuesto
-     FROM invoice_items WHERE invoice_id = $1 ORDER BY position`,
+    `SELECT ${ITEM_COLUMNS} FROM invoice_items WHERE invoice_id = $1 ORDER BY position`,
     [invoiceId],
   );
 }

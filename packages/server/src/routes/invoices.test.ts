@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../services/api-keys.js';
 import { fireOverdueInvoices } from '../services/invoices.js';
 import { createOrg } from '../services/orgs.js';
-import { expectError } from '../testing/assertions.js';
+import { expectError, statementsDuring } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 
 let t: TestContext;
@@ -85,6 +85,26 @@ describe('POST /facturas', () => {
     expect(data.vence).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(data.items).toHaveLength(1);
     expect(await eventsOf(data.id)).toEqual([]);
+  });
+
+  it('answers creation and finalize with the detail a read gives, without reading back what it wrote or knows empty', async () => {
+    const reads = (statements: string[]) =>
+      statements.filter((sql) => /FROM (invoice_items|invoice_payments|credit_notes)\b/.test(sql));
+    let created: Json = {};
+    const creation = await statementsDuring(t.db, async () => {
+      created = await draft({ items: [line(3, 250), { ...line(1, 99.99), descripcion: 'Extra' }] });
+    });
+    expect(reads(creation)).toEqual([]);
+    expect(created.items.map((item: Json) => item.descripcion)).toEqual(['Servicio', 'Extra']);
+    expect(created).toEqual((await call('GET', `/facturas/${created.id}`)).body.data);
+    let finalized: Json = {};
+    const finalization = await statementsDuring(t.db, async () => {
+      finalized = (await act(created.id, { action: 'finalize' })).body.data;
+    });
+    // Its lines are read once, to stamp them; a draft has no payments or credit notes to read.
+    expect(reads(finalization).filter((sql) => !sql.includes('FROM invoice_items'))).toEqual([]);
+    expect(finalized.estado).toBe('open');
+    expect(finalized).toEqual((await call('GET', `/facturas/${created.id}`)).body.data);
   });
 
   it('prices catalog lines and takes a due date or days of credit', async () => {

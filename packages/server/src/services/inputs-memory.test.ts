@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../testing/assertions.js';
+import { expectError, statementsDuring } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { inputsMemory, MAX_REMEMBERED } from './inputs-memory.js';
 
@@ -52,20 +52,7 @@ const stored = async (id: string) =>
   )[0]!;
 
 /** Counts the statements the app sends while `fn` runs. */
-async function statementsDuring(fn: () => Promise<unknown>): Promise<number> {
-  const query = t.db.query;
-  let statements = 0;
-  t.db.query = (sql, params) => {
-    statements++;
-    return query(sql, params);
-  };
-  try {
-    await fn();
-  } finally {
-    t.db.query = query;
-  }
-  return statements;
-}
+const statementCount = async (fn: () => Promise<unknown>) => (await statementsDuring(t.db, fn)).length;
 
 describe('creating a quote with inputs from memory', () => {
   it('creates a quote naming a client, products and a coupon read before without reading them', async () => {
@@ -73,7 +60,7 @@ describe('creating a quote with inputs from memory', () => {
     await created('Memoria Cero');
     // A new client is presumed new, priced from memory and written by one statement, which checks it.
     const counts: number[] = [];
-    for (let i = 0; i < 4; i++) counts.push(await statementsDuring(() => created('Memoria Uno')));
+    for (let i = 0; i < 4; i++) counts.push(await statementCount(() => created('Memoria Uno')));
     // The second names that client, now not new: its statement leaves it out, it is read, and
     // written; from the third on it is remembered, and written by one statement again.
     expect(counts[1]).toBe(counts[0]! + 2);
@@ -86,7 +73,7 @@ describe('creating a quote with inputs from memory', () => {
   it('does the same for an idempotent creation (the widget sends a key with each), inside its transaction', async () => {
     const idempotent = () => created('Memoria Cuatro', { 'idempotency-key': randomUUID() });
     const counts: number[] = [];
-    for (let i = 0; i < 3; i++) counts.push(await statementsDuring(idempotent));
+    for (let i = 0; i < 3; i++) counts.push(await statementCount(idempotent));
     // Presumed new, then found and read, then remembered (as above).
     expect(counts[1]).toBe(counts[0]! + 2);
     expect(counts[2]).toBe(counts[0]);

@@ -14,11 +14,14 @@ import {
 } from '../repositories/clients.js';
 import { insertEvent, type NewEvent } from '../repositories/events.js';
 import {
+  type CreditNoteRow,
   findCreditNotes,
   findInvoice,
   findInvoiceItems,
   findInvoicePayments,
+  type InvoiceItemRow,
   type InvoiceListQuery,
+  type InvoicePaymentRow,
   type InvoiceRow,
   type InvoiceState,
   insertCreditNote,
@@ -130,7 +133,7 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
   const vence = body.vence ?? addDays(now, body.dias_credito ?? 30);
   if (vence < today(now)) throw invalidRequest('vence: must be today or later');
   const mexican = org.country === 'MX';
-  const invoice = await deps.db.transaction(async (tx) => {
+  const { invoice, items } = await deps.db.transaction(async (tx) => {
     // The lines are read first: a new client locks the organization's client count until COMMIT.
     const lines = await resolveLines(tx, scope, org, body.items, currency, { publishable: false });
     const client = await resolveClient(tx, auth, body);
@@ -166,7 +169,8 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
     };
     return insertInvoice(tx, scope, row, itemRows(lines, totals));
   });
-  return detailOf(deps, auth, invoice);
+  // A new draft has no payments or credit notes (those need an issued invoice).
+  return detailOf(deps, auth, invoice, { items, payments: [], notes: [] });
 }
 
 /** The client an invoice names: by id (400 `invalid_client`), or found or created from `cliente`. */
@@ -226,11 +230,24 @@ export async function getInvoiceDetail(deps: AppDeps, auth: KeyWithOrg, id: stri
   return detailOf(deps, auth, invoice);
 }
 
-async function detailOf(deps: AppDeps, auth: KeyWithOrg, invoice: InvoiceRow) {
+/** What an invoice's detail shows besides its row. */
+interface InvoiceParts {
+  items: InvoiceItemRow[];
+  payments: InvoicePaymentRow[];
+  notes: CreditNoteRow[];
+}
+
+/** An invoice's detail; the `known` parts (just written, or known to be empty) are not read again. */
+async function detailOf(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  invoice: InvoiceRow,
+  known: Partial<InvoiceParts> = {},
+) {
   const [items, payments, notes] = await Promise.all([
-    findInvoiceItems(deps.db, invoice.id),
-    findInvoicePayments(deps.db, invoice.id),
-    findCreditNotes(deps.db, invoice.id),
+    known.items ?? findInvoiceItems(deps.db, invoice.id),
+    known.payments ?? findInvoicePayments(deps.db, invoice.id),
+    known.notes ?? findCreditNotes(deps.db, invoice.id),
   ]);
   return invoiceDetail(
     invoice,
@@ -442,7 +459,8 @@ export async function runInvoiceAction(
       }
     });
     if (queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, queued);
-    return detailOf(deps, auth, invoice);
+    // A draft has no payments or credit notes: a finalized one has none yet.
+    return detailOf(deps, auth, invoice, body.action === 'finalize' ? { payments: [], notes: [] } : {});
   } catch (error) {
     if (!(error instanceof StampRefused)) throw error;
     // The refusal is recorded; the invoice stays a draft (a credit note is simply not issued).
@@ -542,7 +560,7 @@ export async function invoiceFromQuote(
   const mexican = org.country === 'MX';
   const paid = quote.status === 'paid';
   const dias = 30;
-  const draft = await insertInvoice(
+  const { invoice: draft } = await insertInvoice(
     tx,
     scope,
     {

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Database } from '../db/database.js';
 
 /** Asserts the flat error body of the spec and returns it. */
 export async function expectError(
@@ -22,4 +23,23 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
     if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * The statements sent through `db.query` (not those of its transactions) while `fn` runs: the
+ * reads a route makes once its transaction committed, say.
+ */
+export async function statementsDuring(db: Database, fn: () => Promise<unknown>): Promise<string[]> {
+  const query = db.query;
+  const statements: string[] = [];
+  db.query = (sql, params, options) => {
+    statements.push(sql);
+    return query(sql, params, options);
+  };
+  try {
+    await fn();
+  } finally {
+    db.query = query;
+  }
+  return statements;
 }
