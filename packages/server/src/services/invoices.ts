@@ -338,7 +338,7 @@ async function finalizeInTx(
   now: Date,
   /** The event of the finalized invoice, written by the same statement as its update. */
   finalized?: (invoice: InvoiceRow) => NewEvent,
-): Promise<InvoiceRow> {
+): Promise<{ invoice: InvoiceRow; items?: InvoiceItemRow[] }> {
   const scope = { orgId: org.id, mode: invoice.mode };
   const inputs = invoice.tipo === 'cfdi' ? await stampInputs(tx, invoice) : null;
   // The number is taken in the same transaction as the stamp: a refusal rolls both back, so
@@ -358,7 +358,8 @@ async function finalizeInTx(
   };
   // Every finalization of the organization waits for the number's row lock until COMMIT: the
   // event goes with the update, one round trip fewer under it. Its data is the invoice as updated.
-  return updateInvoice(tx, invoice.id, change, finalized?.({ ...invoice, ...change }));
+  const updated = await updateInvoice(tx, invoice.id, change, finalized?.({ ...invoice, ...change }));
+  return { invoice: updated, items: inputs?.items };
 }
 
 /** POST /facturas/{id}: one action in one transaction with its event; 409 from a wrong state. */
@@ -389,6 +390,9 @@ export async function runInvoiceAction(
   let queued: QueuedEmail | null = null;
   const stamps = (body.action === 'finalize' || body.action === 'credit_note') && peek.tipo === 'cfdi';
   const provider = stamps ? await providerFor(deps, auth) : null;
+  // What the answer's detail need not read again: a finalized draft's lines when they were read
+  // to stamp them, and its payments and credit notes, which a draft never has.
+  let known: Partial<InvoiceParts> = {};
   try {
     const invoice = await deps.db.transaction(async (tx) => {
       const current = await findInvoice(tx, scope, id, true);
@@ -397,7 +401,11 @@ export async function runInvoiceAction(
       checkAmount(current, body);
       switch (body.action) {
         case 'finalize': {
-          return finalizeInTx(tx, provider, org, current, now, (done) => eventOf('invoice.finalized', done));
+          const done = await finalizeInTx(tx, provider, org, current, now, (row) =>
+            eventOf('invoice.finalized', row),
+          );
+          known = { items: done.items, payments: [], notes: [] };
+          return done.invoice;
         }
         case 'send': {
           queued = await queueInvoiceEmail(tx, deps, { invoice: current, org, kind: 'invoice' });
@@ -459,8 +467,7 @@ export async function runInvoiceAction(
       }
     });
     if (queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, queued);
-    // A draft has no payments or credit notes: a finalized one has none yet.
-    return detailOf(deps, auth, invoice, body.action === 'finalize' ? { payments: [], notes: [] } : {});
+    return detailOf(deps, auth, invoice, known);
   } catch (error) {
     if (!(error instanceof StampRefused)) throw error;
     // The refusal is recorded; the invoice stays a draft (a credit note is simply not issued).
@@ -587,7 +594,7 @@ export async function invoiceFromQuote(
     },
     items,
   );
-  let invoice = await finalizeInTx(tx, provider, org, draft, now);
+  let { invoice } = await finalizeInTx(tx, provider, org, draft, now);
   // What the client already paid on the quote (all of it when `paid`, a deposit or installments
   // otherwise) is carried over as paid on the invoice.
   const carried = paid ? quote.total : (quote.pagado ?? 0);
