@@ -8,8 +8,10 @@ export interface QueryOptions {
   /**
    * Plan it once, for any parameters (PostgreSQL's generic plan), rather than again for each
    * call's values: for a statement whose best plan does not depend on them and which costs more
-   * to plan than to run. PostgreSQL runs it on connections of their own, outside a transaction
-   * (in one it is planned as usual). PGlite ignores it: the batch creation measured no faster.
+   * to plan than to run. PostgreSQL runs it on connections of their own, PGlite with its one
+   * session's `plan_cache_mode` set for it; in a transaction it is planned as usual. Left to choose,
+   * PGlite went back to planning the batch creation for each batch once ANALYZE had changed the
+   * statistics (pglite-maintenance.ts), and the widget's submissions ran at half the rate.
    */
   genericPlan?: boolean;
 }

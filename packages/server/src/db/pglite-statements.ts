@@ -24,24 +24,38 @@ export class PgliteStatements {
     this.#db = db;
   }
 
-  run<T = Row>(sql: string, params: readonly unknown[]): Promise<T[]> {
+  /**
+   * Runs `sql`; with `genericPlan`, under PostgreSQL's generic plan (`plan_cache_mode`, read at
+   * each run), as the PostgreSQL driver runs it (see `QueryOptions.genericPlan`).
+   */
+  run<T = Row>(sql: string, params: readonly unknown[], genericPlan = false): Promise<T[]> {
     return this.#db.runExclusive(async () => {
-      const statement = this.#prepared.get(sql) ?? (await this.#prepare(sql));
-      const values = params.map((value, i) => {
-        if (value === null || value === undefined) return null;
-        const serializer = this.#db.serializers[statement.paramTypes[i]!];
-        return serializer ? serializer(value) : String(value);
-      });
-      const { messages } = await this.#db.execProtocol(
-        concat([
-          serialize.bind({ statement: statement.name, values }),
-          serialize.describe({ type: 'P' }),
-          serialize.execute({}),
-          serialize.sync(),
-        ]),
-      );
-      return parse.parseResults(messages, this.#db.parsers)[0]!.rows as T[];
+      if (!genericPlan) return this.#run<T>(sql, params);
+      await this.#db.execProtocol(serialize.query('SET plan_cache_mode = force_generic_plan'));
+      try {
+        return await this.#run<T>(sql, params);
+      } finally {
+        await this.#db.execProtocol(serialize.query('RESET plan_cache_mode'));
+      }
     });
+  }
+
+  async #run<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
+    const statement = this.#prepared.get(sql) ?? (await this.#prepare(sql));
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const serializer = this.#db.serializers[statement.paramTypes[i]!];
+      return serializer ? serializer(value) : String(value);
+    });
+    const { messages } = await this.#db.execProtocol(
+      concat([
+        serialize.bind({ statement: statement.name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+    );
+    return parse.parseResults(messages, this.#db.parsers)[0]!.rows as T[];
   }
 
   async #prepare(sql: string): Promise<Prepared> {

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { PGlite, types } from '@electric-sql/pglite';
-import type { DriverAdapter, Queryable, Row } from './database.js';
+import type { DriverAdapter, Queryable, QueryOptions, Row } from './database.js';
 import { PgliteStatements } from './pglite-statements.js';
 
 const parsers = {
@@ -25,28 +25,34 @@ export async function openPglite(dataDir: string | undefined): Promise<DriverAda
   const statements = new PgliteStatements(db);
   // Statements with parameters are prepared once (see PgliteStatements); the others, such as
   // BEGIN or SAVEPOINT with its generated name, go through PGlite's own query.
-  const wrap = (q: { query: PGlite['query'] }, lock: <T>(fn: () => Promise<T>) => Promise<T>): Queryable => ({
-    async query<T = Row>(sql: string, params?: readonly unknown[]) {
-      if (params && params.length > 0) return lock(() => statements.run<T>(sql, params));
+  // `genericPlan` is honoured outside a transaction, as on PostgreSQL (QueryOptions.genericPlan).
+  const wrap = (
+    q: { query: PGlite['query'] },
+    lock: <T>(fn: () => Promise<T>) => Promise<T>,
+    inTransaction: boolean,
+  ): Queryable => ({
+    async query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
+      const generic = !inTransaction && options?.genericPlan === true;
+      if (params && params.length > 0) return lock(() => statements.run<T>(sql, params, generic));
       return (await q.query<T>(sql)).rows;
     },
   });
   // Outside a transaction a statement waits for any open one to end, as PGlite.query does.
-  const plain = wrap(db, (fn) => db._runExclusiveTransaction(fn));
+  const plain = wrap(db, (fn) => db._runExclusiveTransaction(fn), false);
   return {
     kind: 'pglite',
     // PGlite runs every statement synchronously on this thread, and its lock passes from one
     // caller to the next through promise callbacks alone: under load the event loop would never
     // get to read new requests or answer old ones until every queued caller had run. One turn of
     // the loop before each query, and each time a transaction takes the lock, keeps that fair.
-    query: async (sql, params) => {
+    query: async (sql, params, options) => {
       await turnOfTheLoop();
-      return plain.query(sql, params);
+      return plain.query(sql, params, options);
     },
     transaction: (fn) =>
       db.transaction(async (tx) => {
         await turnOfTheLoop();
-        return fn(wrap(tx, (run) => run()));
+        return fn(wrap(tx, (run) => run(), true));
       }),
     async listen(channel, onMessage) {
       const unsubscribe = await db.listen(channel, onMessage);
