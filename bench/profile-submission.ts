@@ -4,6 +4,7 @@
 // Usage: TEST_PG_URL=… tsx bench/profile-submission.ts
 //   PROFILE_DB=pglite      PGlite instead of PostgreSQL (TEST_PG_URL is still used for the stats)
 //   PROFILE_CONNECTIONS=10 PROFILE_SECONDS=5
+//   PROFILE_ROUNDS=1       loads one after another on the same server, each reported
 //   PROFILE_STATEMENTS=1   PostgreSQL: the top statements of pg_stat_statements during the load
 //                          (the cluster must preload it: shared_preload_libraries)
 //   PROFILE_EXPLAIN=1      PostgreSQL: auto_explain (analyze, triggers) of 0.2 % of statements to
@@ -32,6 +33,7 @@ const adminUrl = process.env.TEST_PG_URL!;
 const onPglite = process.env.PROFILE_DB === 'pglite';
 const connections = Number(process.env.PROFILE_CONNECTIONS ?? 10);
 const seconds = Number(process.env.PROFILE_SECONDS ?? 5);
+const rounds = Number(process.env.PROFILE_ROUNDS ?? 1);
 const nodeFlags = (process.env.PROFILE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 /** CPU time of a process so far, in µs (utime + stime, clock ticks of 10 ms). */
@@ -124,33 +126,38 @@ try {
     await stats.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await stats.query('SELECT pg_stat_statements_reset()');
   }
-  const before = {
-    server: cpuOf(server.pid!),
-    postgres: postgresCpu(),
-    self: process.cpuUsage(),
-    machine: machine(),
-  };
-  const result = await autocannon({ url: target, connections, duration: seconds, ...submissions() });
-  const self = process.cpuUsage(before.self);
-  const after = { server: cpuOf(server.pid!), postgres: postgresCpu(), machine: machine() };
-  const n = result.requests.total;
-  console.log(
-    JSON.stringify({
-      database: onPglite ? 'pglite' : 'postgres',
-      target: bare ? 'bare 4-statement tx' : invoices ? 'invoice pairs (requests)' : 'widget submission',
-      connections,
-      rps: Math.round(result.requests.average),
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      non2xx: result.non2xx,
-      server_us_per_submission: Math.round((after.server - before.server) / n),
-      postgres_us_per_submission: Math.round((after.postgres - before.postgres) / n),
-      load_generator_us_per_submission: Math.round((self.user + self.system) / n),
-      machine_idle_pct: Math.round(
-        (100 * (after.machine.idle - before.machine.idle)) / (after.machine.all - before.machine.all),
-      ),
-    }),
-  );
+  // Several loads on the same server, one after another: does a submission cost more as the
+  // tables grow?
+  for (let round = 0; round < rounds; round++) {
+    const before = {
+      server: cpuOf(server.pid!),
+      postgres: postgresCpu(),
+      self: process.cpuUsage(),
+      machine: machine(),
+    };
+    const result = await autocannon({ url: target, connections, duration: seconds, ...submissions() });
+    const self = process.cpuUsage(before.self);
+    const after = { server: cpuOf(server.pid!), postgres: postgresCpu(), machine: machine() };
+    const n = result.requests.total;
+    console.log(
+      JSON.stringify({
+        database: onPglite ? 'pglite' : 'postgres',
+        target: bare ? 'bare 4-statement tx' : invoices ? 'invoice pairs (requests)' : 'widget submission',
+        connections,
+        ...(rounds > 1 ? { round: round + 1 } : {}),
+        rps: Math.round(result.requests.average),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        non2xx: result.non2xx,
+        server_us_per_submission: Math.round((after.server - before.server) / n),
+        postgres_us_per_submission: Math.round((after.postgres - before.postgres) / n),
+        load_generator_us_per_submission: Math.round((self.user + self.system) / n),
+        machine_idle_pct: Math.round(
+          (100 * (after.machine.idle - before.machine.idle)) / (after.machine.all - before.machine.all),
+        ),
+      }),
+    );
+  }
   if (process.env.PROFILE_STATEMENTS && !onPglite) {
     const { rows } = await stats.query(
       `SELECT calls, rows, round(mean_exec_time::numeric, 3) AS mean_ms, round(total_exec_time::numeric, 1) AS total_ms,
