@@ -47,9 +47,10 @@ interface Waiting {
  * under way, the creations that arrive meanwhile wait here and are then written together, in one
  * statement ({@link insertQuoteBatch}), rather than each queueing for the lock in a statement of
  * its own. On PostgreSQL, when many wait, a second statement starts beside the first and queues
- * for its locks in the database ({@link pipelineDepth}). Alone, a creation is written at once by {@link insertQuote}, as without the writer; a
- * creation priced from memory ({@link QuoteWriter.insertFromMemory}) always by the batch statement,
- * which checks what it was priced with.
+ * for its locks in the database ({@link pipelineDepth}). Alone, a creation is written at once by
+ * {@link insertQuote}, as without the writer; a creation priced from memory
+ * ({@link QuoteWriter.insertFromMemory}) always by the batch statement, which checks what it was
+ * priced with.
  *
  * Nothing changes for the caller: the promise settles once its quote committed (or failed), with
  * the same result {@link insertQuote} gives. A quote the batch leaves out (its coupon changed
@@ -158,14 +159,18 @@ export class QuoteWriter {
 
   /** Starts writes of what waits in a lane, up to the pipeline's depth; forgets an idle lane. */
   #start(key: string, lane: Lane): void {
-    while (
-      lane.waiting.length > 0 &&
-      (lane.writes === 0 || (lane.writes < this.#depth && lane.waiting.length >= SECOND_WRITE_AFTER))
-    ) {
+    while (this.#mayStart(lane)) {
       lane.writes++;
       void this.#write(lane.waiting.splice(0, MAX_BATCH)).finally(() => this.#written(key));
     }
     if (lane.writes === 0) this.#lanes.delete(key);
+  }
+
+  /** Whether a lane's waiting creations may start a statement now. */
+  #mayStart(lane: Lane): boolean {
+    if (lane.waiting.length === 0) return false;
+    if (lane.writes === 0) return true;
+    return lane.writes < this.#depth && lane.waiting.length >= SECOND_WRITE_AFTER;
   }
 
   /** A write of the lane ended: start the next. */
