@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Database } from '../db/database.js';
+import type { Database, QueryOptions } from '../db/database.js';
 import type { CouponRow, CouponTerms } from '../repositories/coupons.js';
 import { findQuote, type QuoteItemRow, type QuoteRow } from '../repositories/quotes.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
@@ -28,17 +28,24 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The database, counting the statements sent through it. */
-function counting(db: Database): { db: Database; statements: () => number } {
+/** The database, counting the statements sent through it, and the most under way at once. */
+function counting(db: Database): { db: Database; statements: () => number; mostAtOnce: () => number } {
   let statements = 0;
+  let underWay = 0;
+  let most = 0;
   const wrapped: Database = {
     ...db,
-    query: (sql, params) => {
+    query: async <T>(sql: string, params?: readonly unknown[], options?: QueryOptions) => {
       statements++;
-      return db.query(sql, params);
+      most = Math.max(most, ++underWay);
+      try {
+        return await db.query<T>(sql, params, options);
+      } finally {
+        underWay--;
+      }
     },
   };
-  return { db: wrapped, statements: () => statements };
+  return { db: wrapped, statements: () => statements, mostAtOnce: () => most };
 }
 
 const quote = (notas: string, coupon = false) =>
@@ -136,39 +143,30 @@ describe('QuoteWriter', () => {
   it.runIf(inject('testDb') === 'postgres')(
     'on PostgreSQL, starts a second statement while one is under way once 16 creations wait: every quote once, folios without gap, coupon uses exact',
     async () => {
-      // The statements under way at once, at most.
-      let underWay = 0;
-      let most = 0;
-      let statements = 0;
-      const db: Database = {
-        ...t.db,
-        query: async <T>(sql: string, params?: readonly unknown[]) => {
-          statements++;
-          most = Math.max(most, ++underWay);
-          try {
-            return await t.db.query<T>(sql, params);
-          } finally {
-            underWay--;
-          }
-        },
-      };
-      const writer = new QuoteWriter(db);
       const usesBefore = await couponUses();
-      const write = (notas: string, coupon: boolean) =>
-        writer.insert(quote(notas, coupon), lines(), {
-          now: new Date(),
-          eventData: {},
-          coupon: coupon ? couponTerms : null,
-          couponLimited: false,
-        });
+      /** Creations called at once, through a writer of their own. */
+      const writeAtOnce = async (name: string, n: number, withCoupon: (i: number) => boolean) => {
+        const { db, statements, mostAtOnce } = counting(t.db);
+        const writer = new QuoteWriter(db);
+        const rows = await Promise.all(
+          Array.from({ length: n }, (_, i) =>
+            writer.insert(quote(`${name}-${i}`, withCoupon(i)), lines(), {
+              now: new Date(),
+              eventData: {},
+              coupon: withCoupon(i) ? couponTerms : null,
+              couponLimited: false,
+            }),
+          ),
+        );
+        return { rows, counted: [statements(), mostAtOnce()] };
+      };
       // Fifteen wait for the first: still one statement at a time.
-      const few = await Promise.all(Array.from({ length: 16 }, (_, i) => write(`pocos-${i}`, i % 2 === 0)));
-      expect([statements, most]).toEqual([2, 1]);
+      const few = await writeAtOnce('pocos', 16, (i) => i % 2 === 0);
+      expect(few.counted).toEqual([2, 1]);
       // Forty wait for the first: the sixteenth starts a second statement beside it.
-      statements = 0;
-      const many = await Promise.all(Array.from({ length: 41 }, (_, i) => write(`muchos-${i}`, i % 3 === 0)));
-      expect([statements, most]).toEqual([3, 2]);
-      const rows = [...few, ...many];
+      const many = await writeAtOnce('muchos', 41, (i) => i % 3 === 0);
+      expect(many.counted).toEqual([3, 2]);
+      const rows = [...few.rows, ...many.rows];
       const folios = rows.map(folioNumber).sort((a, b) => a - b);
       expect(folios).toEqual(folios.map((_, i) => folios[0]! + i));
       for (const row of rows) {
