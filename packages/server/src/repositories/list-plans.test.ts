@@ -226,6 +226,44 @@ describe('a creation priced from memory', () => {
   });
 });
 
+describe('an idempotent creation', () => {
+  it('looks a stored response up by its key, never by reading every stored response', async () => {
+    // Checked twice: before the write, and for a quote the batch left out. The second, as EXISTS,
+    // was planned as a hash of the whole table, which then grows under the connection's generic plan.
+    const [key] = await t.db.query<{ id: string }>(
+      "SELECT id FROM api_keys WHERE org_id = $1 AND mode = 'live' LIMIT 1",
+      [t.seed.org.id],
+    );
+    const [client] = await t.db.query<{ id: string }>(
+      "SELECT id FROM clients WHERE mode = 'live' AND email = 'c77@rafaga.example'",
+    );
+    const quote = {
+      id: randomUUID(),
+      quote: draftQuote({
+        org_id: t.seed.org.id,
+        mode: 'live',
+        cliente_id: client!.id,
+        cliente_nombre: 'Cliente 77',
+      }),
+      items: [],
+      eventData: {},
+      coupon: null,
+      stored: {
+        keyId: key!.id,
+        idempotencyKey: randomUUID(),
+        fingerprint: 'f',
+        status: 200,
+        body: '{"folio":"@@f@@"}',
+        type: 'application/json',
+        folioToken: '"@@f@@"',
+      },
+    };
+    const plan = await planOf((db) => insertQuoteBatch(db, scope(), [quote], new Date()));
+    expect(plan.match(/idempotency_keys_pkey/g)?.length).toBeGreaterThanOrEqual(3);
+    expect(plan).not.toMatch(/Seq Scan on idempotency_keys/);
+  });
+});
+
 describe('the receivables book (GET /cobranza)', () => {
   it('reads 10,000 open invoices of a burst from invoices_receivable_by_client, never the table', async () => {
     const [client] = await t.db.query<{ id: string }>(

@@ -162,11 +162,16 @@ export async function insertQuoteBatch(
   );
 }
 
-/** The SQL finding a live (unexpired) stored response under the key of `stored`, a JSON column. */
+/**
+ * The SQL of 1 when a live (unexpired) stored response is under the key of `stored`, a JSON
+ * column, else null. A scalar subquery, not EXISTS: EXISTS may be planned as a hash of the whole
+ * table, cheaper to a planner that expects 100 quotes in the JSON while the table is small, and a
+ * connection's generic plan keeps that as the table grows.
+ */
 const liveStoredSql = (stored: string) =>
-  `SELECT 1 FROM idempotency_keys k
-   WHERE k.key_id = (${stored}->>'key_id')::uuid AND k.idempotency_key = ${stored}->>'idempotency_key'
-     AND k.created_at >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`;
+  `(SELECT 1 FROM idempotency_keys k
+    WHERE k.key_id = (${stored}->>'key_id')::uuid AND k.idempotency_key = ${stored}->>'idempotency_key'
+      AND k.created_at >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) LIMIT 1)`;
 
 // Built once, at load (the driver finds its prepared statement by the text).
 // Rows several statements may lock at once (rate counters, coupons) are locked in one order, by
@@ -214,7 +219,7 @@ const INSERT_BATCH = `WITH input AS (
            WHERE lower(clients.empresa) = lower(input.presumed_empresa) AND ${inScope('$1', '$2')} LIMIT 1) IS NULL)
          AND (input.client_limit IS NULL OR (${clientCountSql('$1', '$2')})
            + (SELECT count(*) FROM input i WHERE i.new_client IS NOT NULL) <= input.client_limit)
-         AND (input.stored IS NULL OR NOT EXISTS (${liveStoredSql('input.stored')}))
+         AND (input.stored IS NULL OR ${liveStoredSql('input.stored')} IS NULL)
      ), claimed AS (
        UPDATE coupons SET uses = uses + wanted.n
        FROM (SELECT coupon_id, coupon_tipo, coupon_valor, coupon_moneda, count(*) AS n FROM eligible
@@ -289,6 +294,6 @@ const INSERT_BATCH = `WITH input AS (
      ])}
      SELECT input.id, quote.seq, quote.folio, quote.created_at,
        (SELECT coalesce(json_agg(counts.count ORDER BY counts.i), '[]') FROM counts WHERE counts.ord = input.ord) AS counts,
-       quote.seq IS NULL AND input.stored IS NOT NULL AND EXISTS (${liveStoredSql('input.stored')}) AS stored_already,
+       quote.seq IS NULL AND input.stored IS NOT NULL AND ${liveStoredSql('input.stored')} IS NOT NULL AS stored_already,
        ${NOTIFY_IF_JOBS} AS notified
      FROM input LEFT JOIN quote ON quote.id = input.id`;
