@@ -3,7 +3,7 @@
 // a visitor address's counters, product versions) at two sizes, and from them the fixed cost of a
 // statement and the cost of a quote: what bounds the writer at 10 connections (docs/performance.md,
 // stop 32). Each size runs three interleaved rounds and the least CPU of the three is kept; on this
-// shared machine the fit still moves by ~10 % between runs, so compare what-ifs over several.
+// shared machine the fit still moves by 10–20 % between runs, so compare what-ifs over several.
 // Usage: TEST_PG_URL=… tsx bench/profile-batch.ts
 //   PROFILE_DB=pglite     PGlite, in this process (its CPU then includes building the parameters)
 //   PROFILE_SIZES=1,9     statement sizes (the first and last give the fit)
@@ -130,7 +130,7 @@ function submission(): BatchedQuote {
       folioToken,
     },
     presumedNew: { by: 'email', value: email, limit: 1_000_000 },
-  } as BatchedQuote;
+  };
 }
 
 /** CPU so far, in µs: PostgreSQL's processes (clock ticks of 10 ms), or this one's on PGlite. */
