@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../services/api-keys.js';
 import { fireOverdueInvoices } from '../services/invoices.js';
 import { createOrg } from '../services/orgs.js';
+import { PLANS } from '../services/plans.js';
 import { expectError, statementsDuring } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 
@@ -134,6 +136,44 @@ describe('POST /facturas', () => {
     expect(['invalid_request', 'invalid_client']).toContain(body.code);
     expect(body.error).toContain(field);
     expect([await count('invoices'), await count('clients'), await count('events')]).toEqual(before);
+  });
+
+  it('finds its client by e-mail or creates it once, with its client.created event, within the plan', async () => {
+    const email = `${randomUUID()}@cliente.example`;
+    const clientsBy = async () =>
+      t.db.query<{ id: string }>('SELECT id FROM clients WHERE email = $1', [email]);
+    const first = await draft({ cliente: { empresa: 'Nueva SA', email } });
+    const [created] = await clientsBy();
+    expect(first.cliente_id).toBe(created!.id);
+    const again = await draft({ cliente: { empresa: 'Otro nombre', email: email.toUpperCase() } });
+    expect(again.cliente_id).toBe(created!.id);
+    expect(await clientsBy()).toHaveLength(1);
+    const events = await t.db.query<{ type: string }>('SELECT type FROM events WHERE object_id = $1', [
+      created!.id,
+    ]);
+    expect(events.map((event) => event.type)).toEqual(['client.created']);
+    expect((await draft({ cliente_id: created!.id, cliente: undefined })).cliente_id).toBe(created!.id);
+    await expectError(
+      (await call('POST', '/facturas', { cliente_id: 'not-an-id', items: [line()] })).res,
+      400,
+      'invalid_client',
+    );
+
+    const free = t.seed.free_org.keys.sk_test_write;
+    await t.db.query(
+      `INSERT INTO clients (org_id, mode, empresa) SELECT $1, 'test', 'Lleno ' || i
+       FROM generate_series(1, $2::int - (SELECT count(*)::int FROM clients WHERE org_id = $1 AND mode = 'test')) i`,
+      [t.seed.free_org.id, PLANS.free.maxClients],
+    );
+    const before = await count('clients');
+    const { res } = await call(
+      'POST',
+      '/facturas',
+      { cliente: { empresa: 'Uno más' }, items: [line()] },
+      free,
+    );
+    await expectError(res, 402, 'plan_limit_reached');
+    expect(await count('clients')).toBe(before);
   });
 
   it('refuses publishable keys and read keys, and keeps test and live apart', async () => {

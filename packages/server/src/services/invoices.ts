@@ -5,11 +5,10 @@ import { encodeCursor } from '../http/cursor.js';
 import { countryLang } from '../i18n/messages.js';
 import { randomBase62 } from '../ids.js';
 import {
+  type ClientIdentity,
   type ClientRecord,
   clientEventData,
-  countClients,
   findClientById,
-  findClientByIdentity,
   insertClient,
 } from '../repositories/clients.js';
 import { insertEvent, type NewEvent } from '../repositories/events.js';
@@ -34,6 +33,7 @@ import {
   takeNumber,
   updateInvoice,
 } from '../repositories/invoices.js';
+import { readQuoteInputs } from '../repositories/quote-inputs.js';
 import type { AppDeps } from '../types.js';
 import { type FiscalProvider, fiscalProviders, type StampResult, sandboxProvider } from './fiscal/index.js';
 import { queueInvoiceEmail } from './invoice-email.js';
@@ -41,7 +41,7 @@ import { balanceOf, invoiceDetail, invoiceEventData, invoiceListItem } from './i
 import type { KeyWithOrg } from './key-store.js';
 import { findOrg, type Org } from './orgs.js';
 import { PLANS, planLimitError } from './plans.js';
-import { itemRows, resolveLines, totalsFor } from './pricing.js';
+import { itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { deliverQueuedEmail, type QueuedEmail } from './quote-email.js';
 import { addDays } from './quote-sending.js';
 import { apiActor } from './quotes.js';
@@ -133,10 +133,15 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
   const vence = body.vence ?? addDays(now, body.dias_credito ?? 30);
   if (vence < today(now)) throw invalidRequest('vence: must be today or later');
   const mexican = org.country === 'MX';
+  const identity = clientIdentity(body);
+  const productIds = lineProductIds(body.items);
   const { invoice, items } = await deps.db.transaction(async (tx) => {
-    // The lines are read first: a new client locks the organization's client count until COMMIT.
-    const lines = await resolveLines(tx, scope, org, body.items, currency, { publishable: false });
-    const client = await resolveClient(tx, auth, body);
+    // One statement reads the client, its organization's client count (when it is new) and the
+    // products; a new client then locks that count until COMMIT.
+    const inputs = await readQuoteInputs(tx, scope, { client: identity, productIds, couponCode: undefined });
+    const lines = priceLines(inputs.products, org, body.items, currency, { publishable: false });
+    if (!inputs.client && body.cliente_id !== undefined) throw noSuchClient(body.cliente_id);
+    const client = inputs.client ?? (await createClient(tx, auth, body.cliente!, inputs.clientCount));
     const discount = body.descuento ?? null;
     const totals = totalsFor(lines, {
       currency,
@@ -173,22 +178,28 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
   return detailOf(deps, auth, invoice, { items, payments: [], notes: [] });
 }
 
-/** The client an invoice names: by id (400 `invalid_client`), or found or created from `cliente`. */
-async function resolveClient(tx: Queryable, auth: KeyWithOrg, body: InvoiceRequest): Promise<ClientRecord> {
-  const scope = scopeOf(auth);
-  if (body.cliente_id !== undefined) {
-    const client = /^[0-9a-f-]{36}$/i.test(body.cliente_id)
-      ? await findClientById(tx, scope, body.cliente_id)
-      : undefined;
-    if (!client)
-      throw new ApiError(400, 'invalid_client', `cliente_id: no client ${body.cliente_id} in the directory`);
-    return client;
+/** How an invoice names its client: by id (400 `invalid_client` for one that cannot be), or by `cliente`. */
+function clientIdentity(body: InvoiceRequest): ClientIdentity {
+  if (body.cliente_id === undefined) {
+    return { email: body.cliente!.email ?? null, empresa: body.cliente!.empresa };
   }
-  const data = body.cliente!;
-  const found = await findClientByIdentity(tx, scope, { email: data.email ?? null, empresa: data.empresa });
-  if (found) return found;
+  if (!/^[0-9a-f-]{36}$/i.test(body.cliente_id)) throw noSuchClient(body.cliente_id);
+  return { id: body.cliente_id };
+}
+
+const noSuchClient = (id: string) =>
+  new ApiError(400, 'invalid_client', `cliente_id: no client ${id} in the directory`);
+
+/** The client `cliente` describes, new to the directory; `count`: its organization's clients. */
+async function createClient(
+  tx: Queryable,
+  auth: KeyWithOrg,
+  data: ClienteRequest,
+  count: number | null,
+): Promise<ClientRecord> {
+  const scope = scopeOf(auth);
   const limit = PLANS[auth.org.plan].maxClients;
-  if ((await countClients(tx, scope)) >= limit) throw planLimitError('clients', auth.org.plan, limit);
+  if ((count ?? 0) >= limit) throw planLimitError('clients', auth.org.plan, limit);
   const client = await insertClient(tx, scope, {
     ...data,
     fiscal: (data.fiscal as Record<string, string> | undefined) ?? null,
