@@ -103,19 +103,34 @@ export type NewInvoice = Pick<
   | 'created_by'
 >;
 
-/** Inserts a draft invoice and its lines; returns both as they are read. */
+/** Inserts a draft invoice and its lines, in one statement; returns both as they are read. */
 export async function insertInvoice(
   tx: Queryable,
   scope: Scope,
   invoice: NewInvoice,
   items: InvoiceItemRow[],
 ): Promise<{ invoice: InvoiceRow; items: InvoiceItemRow[] }> {
-  const [row] = await tx.query<InvoiceRow>(
-    `INSERT INTO invoices (org_id, mode, token, estado, estado_fiscal, pais, tipo, moneda, iva_incluido,
-       descuento_solicitado, subtotal, descuento, impuestos, total, vence, dias_credito, metodo_pago, cliente_id,
-       cliente_nombre, cotizacion_id, language, notas, created_by)
-     VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
-     RETURNING ${COLUMNS}`,
+  const [row] = await tx.query<InvoiceRow & { items: InvoiceItemRow[] }>(
+    `WITH invoice AS (
+       INSERT INTO invoices (org_id, mode, token, estado, estado_fiscal, pais, tipo, moneda, iva_incluido,
+         descuento_solicitado, subtotal, descuento, impuestos, total, vence, dias_credito, metodo_pago, cliente_id,
+         cliente_nombre, cotizacion_id, language, notas, created_by)
+       VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+       RETURNING ${COLUMNS}
+     ), lines AS (
+       INSERT INTO invoice_items (invoice_id, position, descripcion, cantidad, unidad, precio_unitario, precio_negociado,
+         costo_unitario, producto_id, sku, tax_rate, exemption_reason, clave_sat, clave_unidad_sat, importe, descuento, impuesto)
+       SELECT invoice.id, i.position, i.descripcion, i.cantidad, i.unidad, i.precio_unitario, i.precio_negociado,
+         i.costo_unitario, i.producto_id, i.sku, i.tax_rate, i.exemption_reason, i.clave_sat, i.clave_unidad_sat, i.importe,
+         i.descuento, i.impuesto
+       FROM invoice, jsonb_to_recordset($23::jsonb) AS i(position integer, descripcion text, cantidad numeric, unidad text,
+         precio_unitario numeric, precio_negociado numeric, costo_unitario numeric, producto_id uuid, sku text,
+         tax_rate numeric, exemption_reason text, clave_sat text, clave_unidad_sat text, importe numeric,
+         descuento numeric, impuesto numeric)
+       RETURNING ${ITEM_COLUMNS}
+     )
+     SELECT invoice.*, (SELECT coalesce(json_agg(lines ORDER BY lines.position), '[]') FROM lines) AS items
+     FROM invoice`,
     [
       scope.orgId,
       scope.mode,
@@ -139,21 +154,12 @@ export async function insertInvoice(
       invoice.language,
       invoice.notas,
       invoice.created_by,
+      JSON.stringify(items),
     ],
   );
-  const lines = await tx.query<InvoiceItemRow>(
-    `INSERT INTO invoice_items (invoice_id, position, descripcion, cantidad, unidad, precio_unitario, precio_negociado,
-       costo_unitario, producto_id, sku, tax_rate, exemption_reason, clave_sat, clave_unidad_sat, importe, descuento, impuesto)
-     SELECT $1, i.position, i.descripcion, i.cantidad, i.unidad, i.precio_unitario, i.precio_negociado, i.costo_unitario,
-       i.producto_id, i.sku, i.tax_rate, i.exemption_reason, i.clave_sat, i.clave_unidad_sat, i.importe, i.descuento, i.impuesto
-     FROM jsonb_to_recordset($2::jsonb) AS i(position integer, descripcion text, cantidad numeric, unidad text,
-       precio_unitario numeric, precio_negociado numeric, costo_unitario numeric, producto_id uuid, sku text,
-       tax_rate numeric, exemption_reason text, clave_sat text, clave_unidad_sat text, importe numeric,
-       descuento numeric, impuesto numeric)
-     RETURNING ${ITEM_COLUMNS}`,
-    [row!.id, JSON.stringify(items)],
-  );
-  return { invoice: row!, items: lines.sort((a, b) => a.position - b.position) };
+  // The lines come back as JSON, where numeric columns are numbers already, as the drivers parse them.
+  const { items: lines, ...created } = row!;
+  return { invoice: created, items: lines };
 }
 
 /** The invoice, locked for update when `lock` is set (actions read then change it). */

@@ -103,8 +103,8 @@ describe('POST /facturas', () => {
     const finalization = await statementsDuring(t.db, async () => {
       finalized = (await act(created.id, { action: 'finalize' })).body.data;
     });
-    // Its lines were read to stamp them, and a draft has no payments or credit notes.
-    expect(reads(finalization)).toEqual([]);
+    // Its lines are read once, to stamp them, and a draft has no payments or credit notes.
+    expect(reads(finalization)).toEqual([expect.stringMatching(/FROM invoice_items\b/)]);
     expect(finalized.estado).toBe('open');
     expect(finalized).toEqual((await call('GET', `/facturas/${created.id}`)).body.data);
   });
@@ -142,7 +142,19 @@ describe('POST /facturas', () => {
     const email = `${randomUUID()}@cliente.example`;
     const clientsBy = async () =>
       t.db.query<{ id: string }>('SELECT id FROM clients WHERE email = $1', [email]);
-    const first = await draft({ cliente: { empresa: 'Nueva SA', email } });
+    let first: Json = {};
+    const statements = await statementsDuring(t.db, async () => {
+      first = await draft({
+        cliente: { empresa: 'Nueva SA', email },
+        items: [line(), { descripcion: 'Laptop', cantidad: 1, precio_unitario: 24500, producto_id: laptop }],
+      });
+    });
+    // One statement reads the client, the client count and the products; one writes the invoice
+    // with its lines.
+    expect(statements.filter((sql) => /\bFROM (clients|client_counts|products)\b/.test(sql))).toHaveLength(1);
+    const lines = statements.filter((sql) => /\binvoice_items\b/.test(sql));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/INSERT INTO invoices\b/);
     const [created] = await clientsBy();
     expect(first.cliente_id).toBe(created!.id);
     const again = await draft({ cliente: { empresa: 'Otro nombre', email: email.toUpperCase() } });

@@ -25,21 +25,32 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
   }
 }
 
-/**
- * The statements sent through `db.query` (not those of its transactions) while `fn` runs: the
- * reads a route makes once its transaction committed, say.
- */
+/** The statements sent through `db` while `fn` runs, those of its transactions included. */
 export async function statementsDuring(db: Database, fn: () => Promise<unknown>): Promise<string[]> {
-  const query = db.query;
+  const { query, transaction } = db;
   const statements: string[] = [];
   db.query = (sql, params, options) => {
     statements.push(sql);
     return query(sql, params, options);
   };
+  // And those of its transactions, which run on a connection of their own.
+  db.transaction = (work, options) =>
+    transaction(
+      (tx) =>
+        work({
+          ...tx,
+          query: (sql, params, queryOptions) => {
+            statements.push(sql);
+            return tx.query(sql, params, queryOptions);
+          },
+        }),
+      options,
+    );
   try {
     await fn();
   } finally {
     db.query = query;
+    db.transaction = transaction;
   }
   return statements;
 }
