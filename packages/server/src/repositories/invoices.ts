@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.js';
+import { type ClientRecord, clientSql } from './clients.js';
 import { eventStatement, type NewEvent, NOTIFY_IF_JOBS } from './events.js';
 import type { QuoteItemRow } from './quotes.js';
 import { inScope } from './scope-sql.js';
@@ -194,6 +195,21 @@ export async function findInvoiceItems(db: Queryable, invoiceId: string): Promis
     `SELECT ${ITEM_COLUMNS} FROM invoice_items WHERE invoice_id = $1 ORDER BY position`,
     [invoiceId],
   );
+}
+
+/** An invoice's lines and its client, as stamping it reads them, in one statement. */
+export async function findStampInputs(
+  db: Queryable,
+  invoice: Pick<InvoiceRow, 'id' | 'org_id' | 'mode' | 'cliente_id'>,
+): Promise<{ items: InvoiceItemRow[]; client: ClientRecord | undefined }> {
+  // As JSON, where numeric columns are numbers already, as the drivers parse them.
+  const [row] = await db.query<{ items: InvoiceItemRow[]; client: ClientRecord | null }>(
+    `SELECT (SELECT coalesce(json_agg(i ORDER BY i.position), '[]')
+             FROM (SELECT ${ITEM_COLUMNS} FROM invoice_items WHERE invoice_id = $3) i) AS items,
+            (SELECT row_to_json(c) FROM (${clientSql('$1', '$2', 'id', '$4')}) c) AS client`,
+    [invoice.org_id, invoice.mode, invoice.id, invoice.cliente_id],
+  );
+  return { items: row!.items, client: row!.client ?? undefined };
 }
 
 export async function findInvoicePayments(db: Queryable, invoiceId: string): Promise<InvoicePaymentRow[]> {

@@ -103,8 +103,10 @@ describe('POST /facturas', () => {
     const finalization = await statementsDuring(t.db, async () => {
       finalized = (await act(created.id, { action: 'finalize' })).body.data;
     });
-    // Its lines are read once, to stamp them, and a draft has no payments or credit notes.
-    expect(reads(finalization)).toEqual([expect.stringMatching(/FROM invoice_items\b/)]);
+    // Its lines are read once, with its client, to stamp them, and a draft has no payments or
+    // credit notes.
+    expect(reads(finalization)).toEqual([expect.stringMatching(/FROM invoice_items\b[\s\S]*FROM clients\b/)]);
+    expect(finalization.filter((sql) => /\bFROM clients\b/.test(sql))).toHaveLength(1);
     expect(finalized.estado).toBe('open');
     expect(finalized).toEqual((await call('GET', `/facturas/${created.id}`)).body.data);
   });

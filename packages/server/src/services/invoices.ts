@@ -8,7 +8,6 @@ import {
   type ClientIdentity,
   type ClientRecord,
   clientEventData,
-  findClientById,
   insertClient,
 } from '../repositories/clients.js';
 import { insertEvent, type NewEvent } from '../repositories/events.js';
@@ -18,6 +17,7 @@ import {
   findInvoice,
   findInvoiceItems,
   findInvoicePayments,
+  findStampInputs,
   type InvoiceItemRow,
   type InvoiceListQuery,
   type InvoicePaymentRow,
@@ -325,11 +325,7 @@ async function stampInputs(
   tx: Queryable,
   invoice: InvoiceRow,
 ): Promise<Pick<StampRequest, 'items' | 'client'>> {
-  const [items, client] = await Promise.all([
-    findInvoiceItems(tx, invoice.id),
-    findClientById(tx, { orgId: invoice.org_id, mode: invoice.mode }, invoice.cliente_id),
-  ]);
-  return { items, client };
+  return findStampInputs(tx, invoice);
 }
 
 /** Stamps: the folio fiscal and XML, or a refusal or outage thrown out of the transaction. */
