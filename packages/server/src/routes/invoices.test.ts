@@ -125,6 +125,7 @@ describe('POST /facturas', () => {
     [{ items: [line(0)] }, 'cantidad'],
     [{ cliente: undefined }, 'cliente'],
     [{ cliente_id: '00000000-0000-0000-0000-000000000000', cliente: undefined }, 'cliente_id'],
+    [{ cliente_id: '-'.repeat(36), cliente: undefined }, 'cliente_id'],
     [{ vence: '2020-01-01' }, 'vence'],
     [{ vence: '2099-02-30' }, 'vence'],
     [{ vence: '2099-01-01', dias_credito: 5 }, 'dias_credito'],

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/database.js';
 import { ApiError, invalidRequest, invalidState, notFound } from '../errors.js';
 import { encodeCursor } from '../http/cursor.js';
 import { countryLang } from '../i18n/messages.js';
-import { randomBase62 } from '../ids.js';
+import { isUuid, randomBase62 } from '../ids.js';
 import {
   type ClientIdentity,
   type ClientRecord,
@@ -44,7 +44,7 @@ import { PLANS, planLimitError } from './plans.js';
 import { itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { deliverQueuedEmail, type QueuedEmail } from './quote-email.js';
 import { addDays } from './quote-sending.js';
-import { apiActor } from './quotes.js';
+import { apiActor, noSuchClient } from './quotes.js';
 
 /** Actions of POST /facturas/{id} (design.md section 11). */
 export const INVOICE_ACTIONS = [
@@ -183,12 +183,9 @@ function clientIdentity(body: InvoiceRequest): ClientIdentity {
   if (body.cliente_id === undefined) {
     return { email: body.cliente!.email ?? null, empresa: body.cliente!.empresa };
   }
-  if (!/^[0-9a-f-]{36}$/i.test(body.cliente_id)) throw noSuchClient(body.cliente_id);
+  if (!isUuid(body.cliente_id)) throw noSuchClient(body.cliente_id);
   return { id: body.cliente_id };
 }
-
-const noSuchClient = (id: string) =>
-  new ApiError(400, 'invalid_client', `cliente_id: no client ${id} in the directory`);
 
 /** The client `cliente` describes, new to the directory; `count`: its organization's clients. */
 async function createClient(

@@ -485,7 +485,8 @@ function resolveClient(
   return { client: { created_at: stamp, updated_at: stamp, ...newClient }, newClient };
 }
 
-const noSuchClient = (id: string) =>
+/** 400 `invalid_client`: `cliente_id` names no client of the directory. */
+export const noSuchClient = (id: string) =>
   new ApiError(400, 'invalid_client', `cliente_id: no client ${id} in the directory`);
 
 /** A page of quotes and its `meta`. */
