@@ -9,13 +9,14 @@
 // node_modules linked). AB_DB=pglite|postgres (postgres needs TEST_PG_URL), AB_ROUNDS,
 // AB_SECONDS, AB_WARMUP, AB_CONNECTIONS (comma-separated) tune it.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, ROOT } from '../test/support/processes.js';
+import { cpuOf } from './process-cpu.js';
 import { start } from './support.js';
 
 /** What Chromium sends with a fetch: the widget's configuration request is one. */
@@ -105,12 +106,6 @@ async function server(root: string, name: string) {
   };
 }
 
-/** CPU seconds a process has used (user + system), from /proc: robust to the machine's sharing. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 interface Load {
   rps: number;
   p99: number;
@@ -127,10 +122,10 @@ async function load(
   headers: Record<string, string> = {},
 ): Promise<Load> {
   await autocannon({ url, connections, duration: warmup, headers });
-  const cpu = cpuSeconds(pid);
+  const cpu = cpuOf(pid);
   const client = process.cpuUsage();
   const r = await autocannon({ url, connections, duration: seconds, headers });
-  const cpuUs = Math.round(((cpuSeconds(pid) - cpu) * 1e6) / r.requests.total);
+  const cpuUs = Math.round((cpuOf(pid) - cpu) / r.requests.total);
   const used = process.cpuUsage(client);
   const clientUs = Math.round((used.user + used.system) / r.requests.total);
   return {

@@ -9,9 +9,8 @@
 //   PROFILE_SIZES=1,9     statement sizes (the first and last give the fit)
 //   PROFILE_QUOTES=6000   quotes a size and round (3 rounds, interleaved)
 //   PROFILE_SQL="…"       SQL run on the seeded database first, for what-ifs (e.g. dropping a constraint)
-import { execSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -20,6 +19,7 @@ import { openDatabase } from '../packages/server/src/db/open.js';
 import { type BatchedQuote, insertQuoteBatch } from '../packages/server/src/repositories/quote-batch.js';
 import { readCatalog, seedDemo } from '../packages/server/src/services/seed.js';
 import { draftQuote } from '../packages/server/src/testing/quote-fixtures.js';
+import { postgresCpu } from './process-cpu.js';
 
 const onPglite = process.env.PROFILE_DB === 'pglite';
 const sizes = (process.env.PROFILE_SIZES ?? '1,9').split(',').map(Number);
@@ -133,24 +133,11 @@ function submission(): BatchedQuote {
   };
 }
 
-/** CPU so far, in µs: PostgreSQL's processes (clock ticks of 10 ms), or this one's on PGlite. */
+/** CPU so far, in µs: PostgreSQL's processes, or this one's on PGlite. */
 function cpu(): number {
-  if (onPglite) {
-    const { user, system } = process.cpuUsage();
-    return user + system;
-  }
-  return execSync('pgrep -u postgres || true')
-    .toString()
-    .split('\n')
-    .filter(Boolean)
-    .reduce((sum, pid) => {
-      try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return sum + (Number(fields[11]) + Number(fields[12])) * 10_000;
-      } catch {
-        return sum;
-      }
-    }, 0);
+  if (!onPglite) return postgresCpu();
+  const { user, system } = process.cpuUsage();
+  return user + system;
 }
 
 async function statements(size: number, count: number): Promise<number> {

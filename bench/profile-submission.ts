@@ -18,7 +18,6 @@
 //                          same seeded database), measured the same way: the CPU budget beside it
 //   PROFILE_TARGET=invoices  the bench's invoice pairs instead (POST /facturas + finalize, sandbox
 //                          stamping; "submission" is then one request, half an invoice)
-import { execSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +26,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, ROOT } from '../test/support/processes.js';
 import { invoicePairs } from './invoices.js';
+import { cpuOf, postgresCpu } from './process-cpu.js';
 import { type Seed, start, widgetSubmissions } from './support.js';
 
 const adminUrl = process.env.TEST_PG_URL!;
@@ -36,21 +36,6 @@ const seconds = Number(process.env.PROFILE_SECONDS ?? 5);
 const rounds = Number(process.env.PROFILE_ROUNDS ?? 1);
 const nodeFlags = (process.env.PROFILE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
-/** CPU time of a process so far, in µs (utime + stime, clock ticks of 10 ms). */
-function cpuOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return 0; // a process that ended meanwhile
-  }
-}
-const postgresCpu = () =>
-  execSync('pgrep -u postgres || true')
-    .toString()
-    .split('\n')
-    .filter(Boolean)
-    .reduce((sum, pid) => sum + cpuOf(Number(pid)), 0);
 /** The machine's idle and total jiffies (first line of /proc/stat). */
 function machine() {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
