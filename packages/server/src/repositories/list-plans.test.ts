@@ -9,8 +9,8 @@ import { readCollections } from './collections.js';
 import { couponByCodeSql } from './coupons.js';
 import { listEvents } from './events.js';
 import { listProducts, productsByIdsSql } from './products.js';
-import { insertQuoteBatch } from './quote-batch.js';
-import { findQuote, listQuotes } from './quotes.js';
+import { type BatchedQuote, insertQuoteBatch } from './quote-batch.js';
+import { findQuote, listQuotes, type NewQuote } from './quotes.js';
 
 const BURST = 3000;
 
@@ -191,6 +191,21 @@ describe('a coupon', () => {
   });
 });
 
+/** A live draft of the burst's "Cliente 77" (`clienteId`) for the batch statement. */
+const liveQuote = (clienteId: string, fields: Partial<NewQuote> = {}): BatchedQuote => ({
+  id: randomUUID(),
+  quote: draftQuote({
+    org_id: t.seed.org.id,
+    mode: 'live',
+    cliente_id: clienteId,
+    cliente_nombre: 'Cliente 77',
+    ...fields,
+  }),
+  items: [],
+  eventData: {},
+  coupon: null,
+});
+
 describe('a creation priced from memory', () => {
   it('checks its client, products and coupon by their keys, never by reading their tables', async () => {
     const [client] = await t.db.query<{ id: string; version: string }>(
@@ -205,16 +220,7 @@ describe('a creation priced from memory', () => {
       [t.seed.org.id],
     );
     const quote = {
-      id: randomUUID(),
-      quote: draftQuote({
-        org_id: t.seed.org.id,
-        mode: 'live',
-        cliente_id: client!.id,
-        cliente_nombre: 'Cliente 77',
-        coupon_id: coupon!.id,
-      }),
-      items: [],
-      eventData: {},
+      ...liveQuote(client!.id, { coupon_id: coupon!.id }),
       coupon: { tipo: 'porcentaje' as const, valor: 10, moneda: null },
       versions: { client: client!.version, products: new Map([[product!.id, product!.version]]) },
     };
@@ -238,16 +244,7 @@ describe('an idempotent creation', () => {
       "SELECT id FROM clients WHERE mode = 'live' AND email = 'c77@rafaga.example'",
     );
     const quote = {
-      id: randomUUID(),
-      quote: draftQuote({
-        org_id: t.seed.org.id,
-        mode: 'live',
-        cliente_id: client!.id,
-        cliente_nombre: 'Cliente 77',
-      }),
-      items: [],
-      eventData: {},
-      coupon: null,
+      ...liveQuote(client!.id),
       stored: {
         keyId: key!.id,
         idempotencyKey: randomUUID(),
