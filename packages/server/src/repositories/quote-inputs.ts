@@ -39,10 +39,11 @@ export interface RowVersions {
 const VERSION = ', xmin::text AS version';
 
 /**
- * Reads the client, the catalog products and the coupon a quote creation needs, in one statement:
- * every round trip to the database costs the server more than the reading itself, so the same
- * statement also counts (or reads) the request's rate counters on PostgreSQL, and checks them. The quote's own
- * statement later counts the coupon's use and checks it again under its row lock.
+ * Reads the client, the catalog products and the coupon a quote creation needs (an invoice's
+ * creation reads the same, without a coupon), in one statement: every round trip to the database
+ * costs the server more than the reading itself, so the same statement also counts (or reads) the
+ * request's rate counters on PostgreSQL, and checks them. The quote's own statement later counts
+ * the coupon's use and checks it again under its row lock.
  */
 export async function readQuoteInputs(
   db: Queryable,
