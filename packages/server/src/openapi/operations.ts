@@ -473,6 +473,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The organization's workflows",
     tag: 'Workflows',
     scope: 'read',
+    query: [limit(200), offset],
   },
   {
     method: 'post',

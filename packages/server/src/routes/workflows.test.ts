@@ -233,6 +233,19 @@ describe('workflows', () => {
     expect((await call('GET', `/tareas?cotizacion_id=${quote.id}`)).body.data).toHaveLength(1);
   });
 
+  it('pages with limit and offset like every list, and refuses a bad page', async () => {
+    const all = await call('GET', '/workflows');
+    const total = all.body.data.length as number;
+    expect(total).toBeGreaterThanOrEqual(3);
+    expect(all.body.meta).toEqual({ limit: 20, offset: 0, total });
+    const page = await call('GET', '/workflows?limit=1&offset=1');
+    expect(page.body.meta).toEqual({ limit: 1, offset: 1, total });
+    expect(page.body.data.map((w: Json) => w.id)).toEqual([all.body.data[1].id]);
+    await expectError((await call('GET', '/workflows?limit=0')).res, 400, 'invalid_request');
+    await expectError((await call('GET', '/workflows?offset=-1')).res, 400, 'invalid_request');
+    await expectError((await call('GET', '/workflows?activo=true')).res, 400, 'invalid_request');
+  });
+
   it('is the restricted resource workflows', async () => {
     const { key } = await createApiKey(t.db, {
       orgId: t.seed.org.id,

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { notFound } from '../errors.js';
 import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
-import { onlyParams } from '../http/query.js';
+import { intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { workflowInvokeSchema } from '../schemas/requests.js';
@@ -13,8 +13,11 @@ import type { AppDeps, AppEnv } from '../types.js';
 export function workflowRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get('/workflows', endpoint(deps, { resource: 'workflows', level: 'read' }), async (c) => {
-      onlyParams(c.req.query(), []);
-      return c.json(await listWorkflowPage(deps, c.get('auth')));
+      const query = c.req.query();
+      onlyParams(query, ['limit', 'offset']);
+      const limit = intParam(query.limit, 'limit', 1, 200) ?? 20;
+      const offset = intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+      return c.json(await listWorkflowPage(deps, c.get('auth'), { limit, offset }));
     })
     .post('/workflows/:id/invoke', endpoint(deps, { resource: 'workflows', level: 'write' }), async (c) => {
       const id = c.req.param('id');

@@ -34,10 +34,20 @@ export function workflowView(workflow: WorkflowRow) {
   };
 }
 
-/** GET /workflows. */
-export async function listWorkflowPage(deps: AppDeps, auth: KeyWithOrg) {
+/**
+ * GET /workflows, paged with `limit` and `offset` like every list. An organization has a handful
+ * of workflows, so the page is cut from all of them, which also gives the total.
+ */
+export async function listWorkflowPage(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  page: { limit: number; offset: number } = { limit: 200, offset: 0 },
+) {
   const rows = await listWorkflows(deps.db, auth.org.id);
-  return { data: rows.map(workflowView), meta: { total: rows.length } };
+  return {
+    data: rows.slice(page.offset, page.offset + page.limit).map(workflowView),
+    meta: { limit: page.limit, offset: page.offset, total: rows.length },
+  };
 }
 
 /** The outcome of a workflow on one record. */
