@@ -170,7 +170,7 @@ const columnNames = (record: string) => record.split(',').map((column) => column
  * in the order of {@link insertQuote}'s parameters $3…$24, and read from JSON by a batch.
  */
 export const NEW_QUOTE_RECORD = `cliente_id uuid, cliente_nombre text, status text, moneda text, fiscal_currency text,
-  iva_incluido boolean, terminos_codigo text, vigencia_dias integer, notas text, descuento_solicitado jsonb, cupon text,
+  iva_incluido boolean, terminos_codigo text, vigencia_dias float8, notas text, descuento_solicitado jsonb, cupon text,
   coupon_id uuid, subtotal numeric, descuento numeric, impuestos numeric, total numeric, token text,
   draft_language text, needs_approval boolean, approval_status text, motivo text, created_by text`;
 export const NEW_QUOTE_COLUMNS = columnNames(NEW_QUOTE_RECORD);

@@ -225,6 +225,43 @@ describe('POST /cotizaciones', () => {
     expect(noMail.body.data.email).toEqual({ sent: false, skipped: 'no_client_email' });
   });
 
+  it('takes any vigencia_dias the interface allows, on creation, on sending and on resend, dates kept within years 1–9999', async () => {
+    const detail = async (id: string) =>
+      ((await (await t.call('GET', `/api/v1/cotizaciones/${id}`, { key: sk })).json()) as Json).data;
+    const cases: [number, string][] = [
+      [Number.MAX_SAFE_INTEGER, '9999-12-31'],
+      [2 ** 31, '9999-12-31'],
+      [Number.MIN_SAFE_INTEGER, '0001-01-01'],
+    ];
+    for (const [days, vigencia] of cases) {
+      const sent = await create({ items: [laptop()], cliente, send: true, vigencia_dias: days });
+      expect(sent.res.status).toBe(200);
+      expect(await detail(sent.body.data.id)).toMatchObject({ vigencia_dias: days, vigencia });
+      const draft = await create({ items: [laptop()], cliente, vigencia_dias: days });
+      expect(draft.res.status).toBe(200);
+      const send = await t.call('POST', `/api/v1/cotizaciones/${draft.body.data.id}`, {
+        key: sk,
+        body: { action: 'send' },
+      });
+      expect(send.status).toBe(200);
+      expect(await detail(draft.body.data.id)).toMatchObject({ vigencia_dias: days, vigencia });
+    }
+    const quote = await create({ items: [laptop()], cliente, send: true });
+    const resend = await t.call('POST', `/api/v1/cotizaciones/${quote.body.data.id}`, {
+      key: sk,
+      body: { action: 'resend', vigencia_dias: Number.MAX_SAFE_INTEGER },
+    });
+    expect(resend.status).toBe(200);
+    expect(await detail(quote.body.data.id)).toMatchObject({ vigencia: '9999-12-31' });
+    for (const vigencia_dias of [Number.MAX_SAFE_INTEGER + 2, 1.5, '30']) {
+      await expectError(
+        (await create({ items: [laptop()], cliente, vigencia_dias })).res,
+        400,
+        'invalid_request',
+      );
+    }
+  });
+
   it('says no_smtp for a live quote when no SMTP server is configured', async () => {
     const { body } = await create(
       { items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 10 }], cliente, send: true },

@@ -84,14 +84,7 @@ export const actionSchema = v.strictObject({
   action: v.picklist(QUOTE_ACTIONS, `must be one of ${QUOTE_ACTIONS.join(', ')}`),
   items: v.optional(quoteRequestSchema.entries.items),
   terminos: quoteRequestSchema.entries.terminos,
-  vigencia_dias: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer('must be an integer'),
-      v.minValue(1, 'must be at least 1'),
-      v.maxValue(3650),
-    ),
-  ),
+  vigencia_dias: quoteRequestSchema.entries.vigencia_dias,
   ...gettingPaidEntries,
   ...commentEntries,
 });

@@ -6,11 +6,19 @@ import type { Org } from './orgs.js';
 import { type EmailOutcome, type QueuedEmail, queueQuoteEmail } from './quote-email.js';
 import { publicLink, quoteEventData } from './quote-view.js';
 
-/** The date `days` after `now`, as YYYY-MM-DD (UTC). */
+const DAY_MS = 86_400_000;
+const FIRST_DATE_MS = Date.parse('0001-01-01T00:00:00Z');
+const LAST_DATE_MS = Date.parse('9999-12-31T00:00:00Z');
+
+/**
+ * The date `days` after `now`, as YYYY-MM-DD (UTC), kept within years 1–9999: a quote may be
+ * valid for any whole number of days the interface allows, and past either end the date would
+ * have no four-digit year (or no date at all).
+ */
 export function addDays(now: Date, days: number): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days))
-    .toISOString()
-    .slice(0, 10);
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const ms = Math.min(LAST_DATE_MS, Math.max(FIRST_DATE_MS, today + days * DAY_MS));
+  return new Date(ms).toISOString().slice(0, 10);
 }
 
 /**
