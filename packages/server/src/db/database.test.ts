@@ -83,6 +83,34 @@ describe('the ambient transaction', () => {
     expect(seen.before).toBe(seen.explicit);
     expect(seen.after).toBe(seen.explicit);
   });
+
+  it('runs what is left for after a transaction once it has ended, whether it committed or rolled back, before its caller goes on', async () => {
+    await db.query('CREATE TABLE after_tx (note text, tx text)');
+    const note = (text: string) => async () => {
+      await db.query('INSERT INTO after_tx VALUES ($1, txid_current()::text)', [text]);
+    };
+    let inside = '';
+    await expect(
+      db.transaction(async (tx) => {
+        inside = await txid(tx);
+        await db.afterTransaction(note('rolled back'));
+        await db.transaction(async () => db.afterTransaction(note('from a savepoint')));
+        await tx.query(`INSERT INTO after_tx VALUES ('undone', '')`);
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    await db.transaction(async () => db.afterTransaction(note('committed')));
+    await db.afterTransaction(note('no transaction'));
+    const rows = await db.query<{ note: string; tx: string }>('SELECT note, tx FROM after_tx');
+    expect(rows.map((r) => r.note)).toEqual([
+      'rolled back',
+      'from a savepoint',
+      'committed',
+      'no transaction',
+    ]);
+    expect(rows.every((r) => r.tx !== inside)).toBe(true);
+    await db.query('DROP TABLE after_tx');
+  });
 });
 
 // Change notifications carry key revocations and catalog changes to every cache. On PostgreSQL

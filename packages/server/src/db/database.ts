@@ -47,6 +47,14 @@ export interface Database extends Queryable {
    * ambient transaction to end: never await it from inside one.
    */
   detached<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` once the ambient transaction has ended, committed or rolled back, before its caller
+   * goes on (at once when none is ambient), so that its writes stand whatever becomes of that
+   * transaction: a request under an `Idempotency-Key` runs in one, rolled back on a 5xx and to a
+   * savepoint on a 4xx, which would also undo a record of why it failed. A failing `fn` fails the
+   * transaction's caller, unless the transaction failed first.
+   */
+  afterTransaction(fn: () => Promise<unknown>): Promise<void>;
   /** True inside a {@link transaction} (or its savepoints): queries made now run in it. */
   inTransaction(): boolean;
   /** Subscribes to a notification channel (LISTEN). Returns the unsubscribe function. */
@@ -67,6 +75,8 @@ export interface DriverAdapter {
 }
 
 const ambient = new AsyncLocalStorage<Queryable>();
+/** What {@link Database.afterTransaction} left for each open outermost transaction. */
+const afterwards = new WeakMap<Queryable, (() => Promise<unknown>)[]>();
 let savepoints = 0;
 // Transactions in flight in this process. While one runs, Node tracks the ambient transaction
 // through promise hooks, a cost every promise of every request pays; when none runs, the store is
@@ -96,9 +106,14 @@ export function createDatabase(driver: DriverAdapter): Database {
     transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const tx = ambient.getStore();
       if (tx) return inSavepoint(tx, fn);
-      return driver.transaction((inner) => runAmbient(inner, fn), options);
+      return outermost(driver, fn, options);
     },
     detached: (fn) => ambient.exit(fn),
+    async afterTransaction(fn) {
+      const tx = ambient.getStore();
+      if (tx) afterwards.get(tx)?.push(fn);
+      else await fn();
+    },
     inTransaction: () => ambient.getStore() !== undefined,
     listen: (channel, onMessage) => driver.listen(channel, onMessage),
     notify: (channel, payload) => driver.notify(channel, payload),
@@ -132,6 +147,27 @@ export function isConnectionError(error: unknown): boolean {
       error.cause !== error &&
       isConnectionError(error.cause))
   );
+}
+
+/** An outermost transaction, then what was left for after it (in order, outside it). */
+async function outermost<T>(
+  driver: DriverAdapter,
+  fn: (tx: Queryable) => Promise<T>,
+  options?: TransactionOptions,
+): Promise<T> {
+  const jobs: (() => Promise<unknown>)[] = [];
+  let value: T;
+  try {
+    value = await driver.transaction((inner) => {
+      afterwards.set(inner, jobs);
+      return runAmbient(inner, fn);
+    }, options);
+  } catch (error) {
+    for (const job of jobs) await job().catch(() => {});
+    throw error;
+  }
+  for (const job of jobs) await job();
+  return value;
 }
 
 async function inSavepoint<T>(tx: Queryable, fn: (tx: Queryable) => Promise<T>): Promise<T> {

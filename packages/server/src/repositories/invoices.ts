@@ -392,6 +392,21 @@ export async function takeFiscalOverride(
   return row;
 }
 
+/**
+ * Deletes a forced result again after the transaction it was taken in, which may have rolled back,
+ * so that it is used once all the same; a result forced since with another value is left alone.
+ */
+export async function discardFiscalOverride(
+  db: Queryable,
+  orgId: string,
+  taken: { result: string; motivo: string | null },
+): Promise<void> {
+  await db.query(
+    'DELETE FROM fiscal_overrides WHERE org_id = $1 AND result = $2 AND motivo IS NOT DISTINCT FROM $3',
+    [orgId, taken.result, taken.motivo],
+  );
+}
+
 export async function setFiscalOverride(
   db: Queryable,
   orgId: string,

@@ -382,6 +382,33 @@ describe('finalize (MX, sandbox stamping)', () => {
     expect(await eventsOf(inv.id)).toEqual([]);
   });
 
+  it('under an Idempotency-Key too, a forced rejection is recorded and each forced result is used once', async () => {
+    const withKey = (id: string, key: string) =>
+      call('POST', `/facturas/${id}`, { action: 'finalize' }, sk, { 'Idempotency-Key': key });
+    const rejected = await draft();
+    await call('POST', '/test_helpers/fiscal', { result: 'rejected', motivo: 'RFC no registrado' });
+    await expectError((await withKey(rejected.id, `rej-${rejected.id}`)).res, 400, 'invalid_request');
+    expect((await call('GET', `/facturas/${rejected.id}`)).body.data).toMatchObject({
+      estado: 'draft',
+      estado_fiscal: 'rejected',
+      motivo_fiscal: 'RFC no registrado',
+    });
+    const next = await draft();
+    expect((await act(next.id, { action: 'finalize' })).body.data.estado_fiscal).toBe('stamped');
+
+    const unavailable = await draft();
+    await call('POST', '/test_helpers/fiscal', { result: 'unavailable' });
+    await expectError(
+      (await withKey(unavailable.id, `out-${unavailable.id}`)).res,
+      503,
+      'fiscal_unavailable',
+    );
+    // A 5xx is not stored: the retry with the same key runs again, and the outage was used once.
+    const retried = await withKey(unavailable.id, `out-${unavailable.id}`);
+    expect(retried.res.status).toBe(200);
+    expect(retried.body.data).toMatchObject({ estado: 'open', estado_fiscal: 'stamped' });
+  });
+
   it('a live MX invoice fails closed without a configured provider', async () => {
     const inv = await draft({}, skLive);
     const { res } = await act(inv.id, { action: 'finalize' }, skLive);

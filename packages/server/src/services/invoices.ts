@@ -1,5 +1,5 @@
 import { type ClienteRequest, type Discount, fromMinor, type QuoteLineRequest, toMinor } from '@svc/core';
-import type { Queryable } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { ApiError, invalidRequest, invalidState, notFound } from '../errors.js';
 import { encodeCursor } from '../http/cursor.js';
 import { countryLang } from '../i18n/messages.js';
@@ -13,6 +13,7 @@ import {
 import { insertEvent, type NewEvent } from '../repositories/events.js';
 import {
   type CreditNoteRow,
+  discardFiscalOverride,
   findCreditNotes,
   findInvoice,
   findInvoiceItems,
@@ -281,14 +282,24 @@ const wrongState = (invoice: InvoiceRow, action: string) =>
   );
 
 /**
+ * The result forced by POST /test_helpers/fiscal, if any, taken so that it is used once even when
+ * the action then fails. The action's own transaction is not open yet, but an idempotent request's
+ * is, and rolls back on a refusal or an outage: the result is then discarded again after it.
+ */
+async function takeForcedResult(db: Database, orgId: string) {
+  const forced = await takeFiscalOverride(db, orgId);
+  if (forced && db.inTransaction()) await db.afterTransaction(() => discardFiscalOverride(db, orgId, forced));
+  return forced;
+}
+
+/**
  * The provider that stamps an organization's invoices in this mode: the sandbox in test mode (with
- * the result forced by POST /test_helpers/fiscal, taken here, outside the action's transaction, so
- * that it is used once even when the action then fails), the configured one in live mode, or none
- * (503 `fiscal_unavailable`: live invoices are never stamped by a stand-in).
+ * the result forced by POST /test_helpers/fiscal, used once), the configured one in live mode, or
+ * none (503 `fiscal_unavailable`: live invoices are never stamped by a stand-in).
  */
 async function providerFor(deps: AppDeps, auth: KeyWithOrg): Promise<FiscalProvider> {
   if (auth.key.mode === 'test') {
-    const forced = await takeFiscalOverride(deps.db, auth.org.id);
+    const forced = await takeForcedResult(deps.db, auth.org.id);
     if (!forced || forced.result === 'stamped') return sandboxProvider;
     const outcome: StampResult =
       forced.result === 'rejected'
@@ -475,13 +486,17 @@ export async function runInvoiceAction(
   } catch (error) {
     if (!(error instanceof StampRefused)) throw error;
     // The refusal is recorded; the invoice stays a draft (a credit note is simply not issued).
+    // The answer is a 400, which an idempotent request's transaction rolls back to before the
+    // action: the record must outlast it.
     if (body.action === 'finalize') {
-      await deps.db.transaction(async (tx) => {
-        const current = await findInvoice(tx, scope, id, true);
-        if (current?.estado === 'draft') {
-          await updateInvoice(tx, id, { estado_fiscal: 'rejected', motivo_fiscal: error.motivo });
-        }
-      });
+      await deps.db.afterTransaction(() =>
+        deps.db.transaction(async (tx) => {
+          const current = await findInvoice(tx, scope, id, true);
+          if (current?.estado === 'draft') {
+            await updateInvoice(tx, id, { estado_fiscal: 'rejected', motivo_fiscal: error.motivo });
+          }
+        }),
+      );
     }
     throw fiscalRejected(error.motivo);
   }
