@@ -445,6 +445,21 @@ describe('invoice actions', () => {
     expect(part.pagos[0]).toMatchObject({ monto: 1000, metodo: 'transferencia', referencia: 'SPEI 123' });
     await expectError((await act(inv.id, { action: 'pay', monto: 1320.01 })).res, 400, 'invalid_request');
     await expectError((await act(inv.id, { action: 'pay', monto: 0 })).res, 400, 'invalid_request');
+    // More decimals than the currency has would leave payments that do not add up to pagado.
+    for (const action of ['pay', 'credit_note']) {
+      const refused = await act(inv.id, {
+        action,
+        monto: 100.005,
+        ...(action === 'pay' ? {} : { motivo: 'x' }),
+      });
+      expect((await expectError(refused.res, 400, 'invalid_request')).error).toMatch(
+        /monto: at most 2 decimals/,
+      );
+    }
+    expect((await call('GET', `/facturas/${inv.id}`)).body.data).toMatchObject({
+      pagado: 1000,
+      acreditado: 0,
+    });
     const full = (await act(inv.id, { action: 'pay', monto: 1320 })).body.data;
     expect(full).toMatchObject({ estado: 'paid', pagado: 2320, saldo: 0 });
     expect(await eventsOf(inv.id)).toEqual(['invoice.finalized', 'invoice.paid']);

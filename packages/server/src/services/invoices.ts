@@ -43,6 +43,7 @@ import type { KeyWithOrg } from './key-store.js';
 import { findOrg, type Org } from './orgs.js';
 import { PLANS, planLimitError } from './plans.js';
 import { itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
+import { minorAmount } from './payments.js';
 import { deliverQueuedEmail, type QueuedEmail } from './quote-email.js';
 import { addDays } from './quote-sending.js';
 import { apiActor, noSuchClient } from './quotes.js';
@@ -526,8 +527,7 @@ function checkAmount(invoice: InvoiceRow, body: InvoiceActionRequest) {
   if (body.monto === undefined) throw invalidRequest('monto: required');
   if (body.action === 'credit_note' && !body.motivo)
     throw invalidRequest('motivo: required for a credit note');
-  const monto = toMinor(body.monto, invoice.moneda);
-  if (monto <= 0) throw invalidRequest('monto: must be greater than 0');
+  const monto = minorAmount(body.monto, invoice.moneda, 'monto');
   const saldo = toMinor(balanceOf(invoice), invoice.moneda);
   if (monto > saldo) {
     throw invalidRequest(`monto: must be at most the balance, ${balanceOf(invoice)} ${invoice.moneda}`);
