@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorFor } from './http/error-handler.js';
 import { expectError } from './testing/assertions.js';
 import { createTestContext, type TestContext } from './testing/harness.js';
 
@@ -55,6 +56,46 @@ describe('HTTP conventions', () => {
     // Only the API checks it: the public quote pages and the widget script do not.
     const page = await t.call('GET', '/llms.txt', { headers: { 'service-version': '2020-01-01' } });
     expect(page.status).toBe(200);
+  });
+
+  it('refuses U+0000 in a body field or a query with 400 naming where, and writes nothing', async () => {
+    const key = t.seed.keys.sk_test_write;
+    const clients = async () =>
+      (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM clients'))[0]!.n;
+    const before = await clients();
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/api/v1/clientes', { empresa: 'a\u0000b' }, 'empresa'],
+      [
+        'POST',
+        '/api/v1/cotizaciones',
+        {
+          items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 1 }],
+          cliente: { empresa: 'ok', notas: '\u0000' },
+        },
+        'cliente.notas',
+      ],
+      [
+        'POST',
+        '/api/v1/cotizaciones',
+        { items: [{ descripcion: 'x\u0000', cantidad: 1, precio_unitario: 1 }], cliente: { empresa: 'ok' } },
+        'items[0].descripcion',
+      ],
+      ['POST', '/api/v1/tareas', { ['ti\u0000tulo']: 'x' }, 'ti\\u0000tulo'],
+      ['GET', '/api/v1/cotizaciones?folio=a%00b', undefined, 'query'],
+    ];
+    for (const [method, path, body, field] of cases) {
+      for (const headers of [{}, { 'Idempotency-Key': `nul-${Math.random()}` }] as Record<string, string>[]) {
+        const res = await t.call(method, path, { key, body, headers });
+        const error = await expectError(res, 400, 'invalid_request');
+        expect(error.error).toBe(`${field}: must not contain the NUL character (U+0000)`);
+      }
+    }
+    expect(await clients()).toBe(before);
+    // Text read elsewhere (a seller's form, an agent's argument) reaches the database unchecked:
+    // its refusal there is the caller's bad input too, not a 500.
+    const refusal = await t.db.query('SELECT $1::text', ['a\0']).catch((error: unknown) => error);
+    const silent = { debug() {}, info() {}, warn() {}, error() {} };
+    expect(apiErrorFor(refusal, silent, 'req_x')).toMatchObject({ status: 400, code: 'invalid_request' });
   });
 
   it('never answers 500 and never leaks internals for garbage headers', async () => {

@@ -6,6 +6,7 @@ import { ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { StoredMeanwhile } from '../middleware/idempotency-batched.js';
 import type { AppEnv } from '../types.js';
+import { nulRefused } from './json-body.js';
 
 /** PostgreSQL's `lock_not_available`: a lock wait ran past `lock_timeout`. */
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -35,6 +36,9 @@ export function createErrorHandler(logger: Logger) {
   };
 }
 
+/** PostgreSQL's codes for text it cannot store: U+0000 in `text` (22021) or in `jsonb` (22P05). */
+const TEXT_NOT_STORABLE = new Set(['22021', '22P05']);
+
 /**
  * What {@link createErrorHandler} answers for a thrown error, logged as it logs it: the same
  * decision for the paths that answer before Hono builds a context (the preview's fast path).
@@ -54,6 +58,11 @@ export function apiErrorFor(error: unknown, logger: Logger, requestId: string): 
       'idempotency_in_progress',
       'A duplicate of this request was answered meanwhile.',
     );
+  }
+  if (TEXT_NOT_STORABLE.has((error as { code?: string } | null)?.code ?? '')) {
+    // U+0000 from an input not checked where it was read (a form field, an agent's argument):
+    // PostgreSQL refuses it before anything is written, and it is the caller's input.
+    return nulRefused('text');
   }
   if ((error as { code?: string } | null)?.code === LOCK_NOT_AVAILABLE) {
     // A lock wait ran past the transaction's lock_timeout (an idempotent request bounds its

@@ -29,14 +29,45 @@ export async function readJson(c: Context): Promise<unknown> {
 export const isJsonContentType = (type: string | null | undefined): boolean =>
   /^application\/json\s*(;|$)/.test((type ?? '').toLowerCase());
 
-/** The body's bytes as JSON: 400 `invalid_json` for bytes that are not UTF-8 or text that is not JSON. */
+/**
+ * The body's bytes as JSON: 400 `invalid_json` for bytes that are not UTF-8 or text that is not
+ * JSON, 400 `invalid_request` naming the field for a string holding U+0000, which no text column
+ * of PostgreSQL can store (JSON can only carry it escaped, so the scan runs only when the escape
+ * is in the text).
+ */
 export function parseJsonBytes(bytes: Uint8Array): unknown {
+  let text: string;
+  let value: unknown;
   try {
-    return JSON.parse(utf8.decode(bytes));
+    text = utf8.decode(bytes);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(400, 'invalid_json', 'The body is not valid JSON (UTF-8).');
   }
+  if (text.includes('\\u0000')) {
+    const field = nulPath(value, '');
+    if (field !== undefined) throw nulRefused(field || 'body');
+  }
+  return value;
 }
+
+/** Where in a parsed JSON value a string (or a key) holds U+0000, as `items[0].descripcion`. */
+function nulPath(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const name = key.replaceAll('\0', '\\u0000'); // shown escaped, not echoed
+    const at = Array.isArray(value) ? `${path}[${name}]` : path ? `${path}.${name}` : name;
+    if (name !== key) return at;
+    const found = nulPath(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** 400 `invalid_request` for text holding U+0000, which cannot be stored. */
+export const nulRefused = (field: string) =>
+  new ApiError(400, 'invalid_request', `${field}: must not contain the NUL character (U+0000)`);
 
 /** The raw body bytes, at most {@link MAX_BODY_BYTES}; Hono caches them for later readers. */
 export async function readBodyBytes(c: Context): Promise<Uint8Array> {

@@ -2,22 +2,32 @@ import type { MiddlewareHandler } from 'hono';
 import { API_VERSION } from '../config.js';
 import { ApiError } from '../errors.js';
 import { errorResponse } from '../http/error-handler.js';
+import { nulRefused } from '../http/json-body.js';
 import { requestId } from '../ids.js';
 import type { AppEnv } from '../types.js';
 import { CORS_EXPOSE_HEADERS } from './cors.js';
+
+/** Whether the query string holds U+0000 (`%00`), which no text column can store. */
+const hasNulInQuery = (url: string): boolean => {
+  const query = url.indexOf('?');
+  return query !== -1 && url.includes('%00', query);
+};
 
 /**
  * Gives every request an id and every response `Service-Request-Id` and `Service-Version`. Under
  * `/api/`, a `Service-Version` request header other than the one version there is answers 400
  * `invalid_request` (checked here rather than in a middleware of its own: one layer less on every
- * request).
+ * request), and so does a query string holding U+0000.
  */
 export function requestContext(): MiddlewareHandler<AppEnv> {
   return async function requestContextMiddleware(c, next) {
     const id = requestId();
     c.set('requestId', id);
-    const requested = c.req.path.startsWith('/api/') ? c.req.header('service-version') : undefined;
-    if (requested !== undefined && requested.trim() !== API_VERSION) {
+    const api = c.req.path.startsWith('/api/');
+    const requested = api ? c.req.header('service-version') : undefined;
+    if (api && hasNulInQuery(c.req.url)) {
+      c.res = errorResponse(c, nulRefused('query'));
+    } else if (requested !== undefined && requested.trim() !== API_VERSION) {
       c.res = errorResponse(
         c,
         new ApiError(

@@ -291,6 +291,14 @@ describe('rejecting, talking and promising on the page', () => {
     expect((await detail(plain.id)).motivo_rechazo).toBeNull();
   });
 
+  it('refuses a form field holding U+0000 with 400 and writes nothing', async () => {
+    const q = await quote();
+    const res = await send(q.token, 'comment', { mensaje: 'hola\0' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).not.toContain('\0');
+    expect((await detail(q.id)).conversacion).toEqual([]);
+  });
+
   it('adds messages about the quote or a line, and counteroffers that change nothing by themselves', async () => {
     const q = await quote();
     const [laptop] = q.detail.items as Json[];

@@ -205,6 +205,10 @@ export function publicQuoteRoutes(deps: AppDeps) {
         );
         delete values.csrf;
         if (!csrf.check(c, form)) return render(c, quote, 403, { error: p.errors.csrf, values });
+        // U+0000 cannot be stored in any text: refused before anything is counted or written.
+        if (Object.values(values).some((value) => value.includes('\0'))) {
+          return render(c, quote, 400, { error: p.errors.other, values: {} });
+        }
         const now = deps.now();
         try {
           const { perToken, perIp, windowMs } = PAGE_FORM_LIMITS;
