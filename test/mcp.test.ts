@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -156,6 +157,46 @@ describe('MCP: the same operations as REST, under the same rules', () => {
       });
     });
   }
+
+  it('over stdio, answers every call a client sent before closing its input', async () => {
+    // A client may write its calls and close stdin at once (a script piping them in): the
+    // process must answer them before it closes the database under them.
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'pipe', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'list_quotes', arguments: { limit: 1 } },
+      },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_collections', arguments: {} } },
+    ];
+    const child = spawnSync(process.execPath, [CLI, 'mcp', '--key', keys.sk_test_write], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+      input: messages.map((m) => JSON.stringify(m)).join('\n') + '\n',
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(child.status, child.stderr).toBe(0);
+    const answers = child.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    for (const answer of answers.slice(1)) expect(answer.result.isError, JSON.stringify(answer)).toBeFalsy();
+    expect(child.stderr).not.toMatch(/unhandled/i);
+  });
 
   it('answers 401 without a valid key and 403 with a publishable one, before any tool runs', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });

@@ -23,12 +23,27 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   if (found.key.kind === 'publishable')
     throw new Error('the agent interface takes a secret or restricted key');
   const app = createApp(deps);
-  const server = createMcpServer((request) => app.fetch(request), key);
+  let running = 0;
+  const server = createMcpServer(async (request) => {
+    running++;
+    try {
+      return await app.fetch(request);
+    } finally {
+      running--;
+    }
+  }, key);
   await server.connect(new StdioServerTransport());
   await new Promise<void>((resolve) => {
     server.onclose = resolve;
     process.stdin.on('end', resolve);
   });
+  // A client may send its calls and close stdin at once: those still running are answered before
+  // the database closes under them. Quiet means no call running for 50 ms, which also lets the
+  // protocol write the last answers.
+  for (let quiet = 0; quiet < 5; quiet = running === 0 ? quiet + 1 : 0) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await new Promise((resolve) => process.stdout.write('', resolve));
   await app.close();
   await deps.keys.stop();
   await deps.db.close();
