@@ -73,7 +73,7 @@ export const idempotencyStaleSeconds = (deps: AppDeps): number => deps.idempoten
 
 /**
  * The pipeline in front of every API operation, in this order: find the key (401), check what it
- * may do (403), count it against the per-minute rate (429), then run the operation, through the
+ * may do (403) and, for a publishable key, where from (403), count it against the per-minute rate (429), then run the operation, through the
  * idempotency store when it is a POST, PATCH or DELETE with `Idempotency-Key`, counting it
  * against the monthly quota unless it is a replay.
  */
@@ -86,8 +86,11 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
       auth = { ...auth, channel: 'mcp' };
       c.set('auth', auth);
     }
+    // What the key may do first: a publishable key outside its operations is refused for that
+    // (403 insufficient_scope, as the spec says) wherever it is used from.
+    authorize(auth, options);
     if (auth.key.kind === 'publishable') {
-      // Before anything else runs: a publishable key only works from its merchant's sites.
+      // Then where from: a publishable key only works from its merchant's sites.
       const origin = requestOrigin(c);
       if (!keyAllowsOrigin(auth.key, origin)) {
         throw new ApiError(
@@ -101,7 +104,6 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
       // CORS only for the operations publishable keys may call (GET /cotizaciones shares a path).
       if (options.publishable) markCorsAllowed(c, origin!);
     }
-    authorize(auth, options);
     if (auth.key.kind !== 'publishable') {
       await enforceRateLimit(
         deps.db,

@@ -104,6 +104,17 @@ describe('origin allowlist', () => {
     expect(await count('quotes')).toBe(before);
   });
 
+  it('refuses a publishable key outside its operations with 403 insufficient_scope, from any origin or none', async () => {
+    for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'https://shop.example' }]) {
+      await expectError(await t.call('GET', '/api/v1/me', { key: pk, headers }), 403, 'insufficient_scope');
+      await expectError(
+        await t.call('GET', '/api/v1/cotizaciones', { key: pk, headers }),
+        403,
+        'insufficient_scope',
+      );
+    }
+  });
+
   it('does not give live keys the localhost allowance', async () => {
     await expectError(
       await t.call('GET', '/api/v1/elements/config', {
