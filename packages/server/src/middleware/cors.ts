@@ -3,8 +3,9 @@ import type { AppEnv } from '../types.js';
 import { type PreflightOrigins, requestOrigin } from './origin.js';
 
 export const CORS_ALLOW_METHODS = 'GET, POST';
-export const CORS_ALLOW_HEADERS =
-  'Authorization, Content-Type, Idempotency-Key, Service-Version, Accept-Language';
+// design.md section 4's list. The widget's Accept-Language (one of five locales) is a header every
+// origin may send without asking, so it is not listed.
+export const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Service-Version';
 export const CORS_EXPOSE_HEADERS = 'Service-Request-Id, Service-Version, Idempotent-Replayed, Retry-After';
 
 /** Adds the CORS headers that let `origin` read the response. */

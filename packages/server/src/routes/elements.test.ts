@@ -141,7 +141,9 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example');
     expect(res.headers.get('vary')).toContain('Origin');
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
-    expect(res.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
+    expect(res.headers.get('access-control-allow-headers')).toBe(
+      'Authorization, Content-Type, Idempotency-Key, Service-Version',
+    );
   });
 
   it('gives disallowed origins no CORS headers at all', async () => {
