@@ -68,10 +68,10 @@ export function createApp(deps: AppDeps) {
   app.route('/', apiDocsRoutes(deps));
   app.route('/api/v1', api);
   app.route('/api/test-mode', testModeRoutes(deps));
-  // The agent interface: at /mcp as design.md section 15 says, and under the API's base too.
-  const mcp = mcpRoutes(deps, (request, env) => app.fetch(request, env));
-  app.route('/', mcp);
-  app.route('/api/v1', mcp);
+  app.route(
+    '/',
+    mcpRoutes(deps, (request, env) => app.fetch(request, env)),
+  );
   app.route('/', publicQuoteRoutes(deps));
   app.route('/', publicInvoiceRoutes(deps));
   app.route('/', setupReviewRoutes(deps));
