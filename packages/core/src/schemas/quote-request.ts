@@ -210,13 +210,14 @@ const requestEntries = {
 /** The body of POST /cotizaciones; unknown properties are refused at every level. */
 export const quoteRequestSchema = v.strictObject(requestEntries);
 
-/** The body of POST /elements/preview: a draft basket, without the client and seller-only fields. */
-export const previewRequestSchema = v.strictObject({
-  items: requestEntries.items,
-  base_currency: requestEntries.base_currency,
-  iva_incluido: requestEntries.iva_incluido,
-  cupon: requestEntries.cupon,
-});
+/**
+ * The body of POST /elements/preview: POST /cotizaciones' body without `cliente` (design.md section
+ * 6), so that a basket the widget can create can be previewed as it is. What does not change the
+ * totals is checked and left aside.
+ */
+export const previewRequestSchema = v.strictObject(
+  (({ cliente: _cliente, ...entries }) => entries)(requestEntries),
+);
 
 export type QuoteRequest = v.InferOutput<typeof quoteRequestSchema>;
 export type QuoteLineRequest = v.InferOutput<typeof quoteLineSchema>;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
@@ -105,7 +106,11 @@ describe('origin allowlist', () => {
   });
 
   it('refuses a publishable key outside its operations with 403 insufficient_scope, from any origin or none', async () => {
-    for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'https://shop.example' }]) {
+    for (const headers of [
+      {},
+      { origin: 'https://evil.example' },
+      { origin: 'https://shop.example' },
+    ] as Record<string, string>[]) {
       await expectError(await t.call('GET', '/api/v1/me', { key: pk, headers }), 403, 'insufficient_scope');
       await expectError(
         await t.call('GET', '/api/v1/cotizaciones', { key: pk, headers }),
@@ -377,6 +382,53 @@ describe('POST /elements/preview', () => {
       [t.seed.org.id],
     );
     expect(after?.uses).toBe(before?.uses);
+  });
+
+  it('takes the body of POST /cotizaciones without cliente, and prices it as creation does', async () => {
+    const basket = {
+      items: [laptop(1)],
+      terminos: 'net30',
+      vigencia_dias: 20,
+      notas: 'x',
+      fiscal_currency: 'MXN',
+      iva_incluido: false,
+    };
+    const widget = (await (await asWidget('POST', '/api/v1/elements/preview', basket)).json()) as Json;
+    expect(widget.data).toMatchObject({ subtotal: 24500, descuento: 0, total: 28420 });
+    // A seller's own discount prices with a secret key, and a coupon, when sent, is the discount.
+    const seller = (body: Json) =>
+      t.call('POST', '/api/v1/elements/preview', { key: t.seed.keys.sk_test_write, body });
+    const discounted = (await (
+      await seller({
+        ...basket,
+        send: false,
+        plan_pagos: { tipo: 'anticipo', porcentaje: 50 },
+        descuento: { tipo: 'porcentaje', valor: 10 },
+      })
+    ).json()) as Json;
+    expect(discounted.data).toMatchObject({ subtotal: 24500, descuento: 2450, total: 25578 });
+    const couponed = (await (
+      await seller({ ...basket, descuento: { tipo: 'porcentaje', valor: 10 }, cupon: 'PROMO500' })
+    ).json()) as Json;
+    expect(couponed.data).toMatchObject({ descuento: 500 });
+    // What a publishable key may not send on creation, it may not send to preview either.
+    for (const [extra, field] of [
+      [{ descuento: { tipo: 'monto', valor: 1 } }, 'descuento'],
+      [{ send: false }, 'send'],
+      [{ plan_pagos: { tipo: 'contado' } }, 'plan_pagos'],
+      [{ cliente_id: randomUUID() }, 'cliente_id'],
+      [{ items: [{ ...laptop(1), precio_negociado: 1 }] }, 'items[0].precio_negociado'],
+      [{ items: [{ ...laptop(1), costo_unitario: 1 }] }, 'items[0].costo_unitario'],
+    ] as [Json, string][]) {
+      const res = await asWidget('POST', '/api/v1/elements/preview', { items: [laptop(1)], ...extra });
+      const error = await expectError(res, 400, 'invalid_request');
+      expect(error.error).toBe(`${field}: not allowed with a publishable key`);
+    }
+    await expectError(
+      await asWidget('POST', '/api/v1/elements/preview', { ...basket, cliente: { empresa: 'X' } }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('matches coupon codes in any case, and refuses a second code differing only in case', async () => {

@@ -6,6 +6,7 @@ import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { PreviewCatalog } from './preview-catalog.js';
 import { couponCheck, lineProductIds, priceLines, totalsFor } from './pricing.js';
+import { refusePublishableFields } from './quotes.js';
 
 /** The authoritative totals of a draft basket (POST /elements/preview). */
 export interface Preview {
@@ -39,6 +40,7 @@ export async function previewQuote(
   catalog?: PreviewCatalog,
 ): Promise<Preview> {
   const { key, org } = auth;
+  if (key.kind === 'publishable') refusePublishableFields(body);
   const scope = { orgId: org.id, mode: key.mode };
   const currency = body.base_currency ?? org.currency;
   if (!org.currencies.includes(currency)) {
@@ -53,7 +55,12 @@ export async function previewQuote(
     publishable: key.kind === 'publishable',
   });
   const check = body.cupon === undefined ? null : couponCheck(inputs.coupon, currency, deps.now());
-  const discount = check?.ok ? { tipo: check.coupon.tipo, valor: check.coupon.valor } : null;
+  // As creation: a coupon, when sent, is the discount; else the seller's own `descuento`.
+  const discount = check
+    ? check.ok
+      ? { tipo: check.coupon.tipo, valor: check.coupon.valor }
+      : null
+    : (body.descuento ?? null);
   const totals = totalsFor(lines, {
     currency,
     ivaIncluido: body.iva_incluido ?? false,

@@ -88,7 +88,10 @@ export async function createQuote(
   const { key, org } = auth;
   const scope = { orgId: org.id, mode: key.mode };
   const publishable = key.kind === 'publishable';
-  if (publishable) refusePublishableFields(body);
+  if (publishable) {
+    refusePublishableFields(body);
+    if (body.cliente === undefined) throw invalidRequest('cliente: required with a publishable key');
+  }
   if (body.send && key.kind !== 'secret') throw invalidRequest('send: only secret keys can send quotes');
 
   const currency = body.base_currency ?? org.currency;
@@ -428,8 +431,11 @@ function pricedOrUndefined(inputs: QuoteInputs, context: PricingContext): Priced
   }
 }
 
-/** 400 naming the first field a publishable key may not send. */
-function refusePublishableFields(body: QuoteRequest): void {
+/**
+ * 400 naming the first field a publishable key may not send on quote creation, or on its preview
+ * (which has no `cliente`): both price a basket the same way.
+ */
+export function refusePublishableFields(body: Omit<QuoteRequest, 'cliente'>): void {
   for (const field of PUBLISHABLE_FORBIDDEN) {
     if (body[field] !== undefined) throw invalidRequest(`${field}: not allowed with a publishable key`);
   }
@@ -439,7 +445,6 @@ function refusePublishableFields(body: QuoteRequest): void {
         throw invalidRequest(`items[${index}].${field}: not allowed with a publishable key`);
     }
   });
-  if (body.cliente === undefined) throw invalidRequest('cliente: required with a publishable key');
 }
 
 /** The reason a quote waits for internal approval, or null: a discount above the threshold. */
