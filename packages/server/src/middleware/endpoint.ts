@@ -8,7 +8,7 @@ import type { AppDeps, AppEnv } from '../types.js';
 import { authenticate } from './authenticate.js';
 import { type Access, authorize } from './authorize.js';
 import { markCorsAllowed } from './cors.js';
-import { runIdempotent } from './idempotency.js';
+import { checkIdempotencyKey, runIdempotent } from './idempotency.js';
 import { runIdempotentInBatch } from './idempotency-batched.js';
 import { keyAllowsOrigin, requestOrigin } from './origin.js';
 import { chargeQuota } from './quota.js';
@@ -131,6 +131,9 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
       if (replay) c.res = replay;
       return;
     }
+    // Operations that store nothing to replay (the preview, drafting: reads) still take only a
+    // well-formed key, as every POST does.
+    if (mutating && idempotencyKey !== undefined) checkIdempotencyKey(idempotencyKey);
     await charge();
     await next();
   };

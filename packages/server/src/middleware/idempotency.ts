@@ -29,11 +29,8 @@ export interface IdempotentOptions {
 
 export const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
-/**
- * What a key's first request is remembered by: its method, path, query and body. 400
- * `invalid_idempotency_key` for a key that is not 1 to 255 visible ASCII characters.
- */
-export async function requestFingerprint(c: Context<AppEnv>, idempotencyKey: string): Promise<string> {
+/** 400 `invalid_idempotency_key` for a key that is not 1 to 255 visible ASCII characters. */
+export function checkIdempotencyKey(idempotencyKey: string): void {
   if (!KEY_RE.test(idempotencyKey)) {
     throw new ApiError(
       400,
@@ -41,6 +38,14 @@ export async function requestFingerprint(c: Context<AppEnv>, idempotencyKey: str
       'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces).',
     );
   }
+}
+
+/**
+ * What a key's first request is remembered by: its method, path, query and body. 400
+ * `invalid_idempotency_key` for a malformed key.
+ */
+export async function requestFingerprint(c: Context<AppEnv>, idempotencyKey: string): Promise<string> {
+  checkIdempotencyKey(idempotencyKey);
   const url = new URL(c.req.url);
   return fingerprintOf(c.req.method, `${url.pathname}${url.search}`, await readBodyBytes(c));
 }

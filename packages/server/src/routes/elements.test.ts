@@ -431,6 +431,21 @@ describe('POST /elements/preview', () => {
     );
   });
 
+  it('takes a well-formed Idempotency-Key (and stores nothing for it), and refuses a malformed one', async () => {
+    const ok = await asWidget(
+      'POST',
+      '/api/v1/elements/preview',
+      { items: [laptop(1)] },
+      { 'Idempotency-Key': 'pv-1' },
+    );
+    expect(ok.status).toBe(200);
+    for (const path of ['/api/v1/elements/preview', '/api/v1/elements/ai-draft']) {
+      const body = path.endsWith('preview') ? { items: [laptop(1)] } : { prompt: 'una laptop' };
+      const res = await asWidget('POST', path, body, { 'Idempotency-Key': 'a b' });
+      await expectError(res, 400, 'invalid_idempotency_key');
+    }
+  });
+
   it('matches coupon codes in any case, and refuses a second code differing only in case', async () => {
     const { data } = (await (
       await asWidget('POST', '/api/v1/elements/preview', { items: [laptop(1)], cupon: 'Promo500' })

@@ -26,6 +26,8 @@ import {
 export function previewFastPath(deps: AppDeps, memory: PreviewMemory): WidgetFromMemory {
   const perIp = previewPerIp(memory);
   return function answerPreviewFromMemory(request) {
+    // The widget sends none: the pipeline checks one (its format; nothing is stored for a read).
+    if (request.header('idempotency-key') != null) return undefined;
     const caller = widgetCaller(deps, request, PREVIEW_PATH);
     return caller && answerPreview(deps, memory, perIp, caller, request);
   };
