@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../services/api-keys.js';
+import { createOrg } from '../services/orgs.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 
@@ -225,6 +226,33 @@ describe('the review page', () => {
       (await (await t.call('GET', `/api/v1/setup/plans/${body.data.id}`, { key: sk })).json()) as Json
     ).data.status;
     expect(status).toBe('conflict');
+  });
+
+  it('keeps to the plan’s product limit: 402 when proposed over it, conflict when filled since', async () => {
+    const org = await createOrg(t.db, { nombre: 'Catálogo Gratis', plan: 'free' });
+    const key = (await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' }))
+      .key;
+    const addProducts = (n: number, prefix: string) =>
+      t.db.query(
+        `INSERT INTO products (org_id, mode, sku, nombre, unidad, precio_lista, moneda)
+         SELECT $1, 'test', $2 || g, 'P' || g, 'pieza', 10, 'MXN' FROM generate_series(1, $3::int) g`,
+        [org.id, prefix, n],
+      );
+    await addProducts(48, 'OLD-');
+    const product = (sku: string) => ({ sku, nombre: sku, unidad: 'pieza', precio_lista: 1, moneda: 'MXN' });
+    const over = await propose({ productos: [product('N-1'), product('N-2'), product('N-3')] }, key);
+    expect(await expectError(over.res, 402, 'plan_limit_reached')).toMatchObject({
+      resource: 'products',
+      limit: 50,
+    });
+    expect(await count('setup_plans WHERE org_id = $1', [org.id])).toBe(0);
+    // Updating a product it has takes no room; two new ones fit exactly.
+    const fits = await propose({ productos: [product('OLD-1'), product('N-1'), product('N-2')] }, key);
+    expect(fits.res.status).toBe(200);
+    await addProducts(1, 'LATER-');
+    const { res } = await decide(fits.body.data.review_url, 'approve');
+    expect(res.status).toBe(409);
+    expect(await count(`products WHERE org_id = $1`, [org.id])).toBe(49);
   });
 
   it('rejects, and expires after 7 days, applying nothing', async () => {

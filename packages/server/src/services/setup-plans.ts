@@ -2,13 +2,14 @@ import type { Queryable } from '../db/database.js';
 import { ApiError, invalidRequest, notFound } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import { insertEvent } from '../repositories/events.js';
-import { type ProductRow, productEventData } from '../repositories/products.js';
+import { countProducts, type ProductRow, productEventData } from '../repositories/products.js';
 import { upsertWorkflow } from '../repositories/workflows.js';
 import type { SetupPlanRequest } from '../schemas/setup-plans.js';
 import type { AppDeps } from '../types.js';
 import { normalizeOrigin } from './api-keys.js';
 import type { KeyWithOrg } from './key-store.js';
-import { announceOrgChanged } from './orgs.js';
+import { announceOrgChanged, findOrg, type Org } from './orgs.js';
+import { PLANS, planLimitError } from './plans.js';
 import { apiActor } from './quotes.js';
 
 /** How long a proposal waits for a person's decision. */
@@ -175,6 +176,10 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
     workflows: { crear: plan.workflows?.length ?? 0 },
     elements: plan.elements !== undefined,
   };
+  if (!(await roomForProducts(deps.db, org, auth.key.mode, cambios.productos.crear))) {
+    const limit = PLANS[org.plan].maxProducts;
+    throw planLimitError('products', org.plan, limit);
+  }
   const expires = new Date(deps.now().getTime() + PLAN_LIFETIME_DAYS * 86_400_000);
   const [row] = await deps.db.query<PlanRow>(
     `INSERT INTO setup_plans (org_id, mode, token, status, resumen, propuesta, cambios, versiones, created_by, expires_at)
@@ -192,6 +197,13 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
     ],
   );
   return planRecord(row!, deps);
+}
+
+/** Whether the organization's plan leaves room for `adding` more products in this mode. */
+async function roomForProducts(db: Queryable, org: Org, mode: 'test' | 'live', adding: number): Promise<boolean> {
+  if (adding === 0) return true;
+  const count = await countProducts(db, { orgId: org.id, mode });
+  return count + adding <= PLANS[org.plan].maxProducts;
 }
 
 /** A plan as the API answers it; a pending plan past its date reads as `expired`. */
@@ -278,7 +290,14 @@ export async function decideSetupPlan(
       differ(now.productos, row.versiones.productos) ||
       differ(now.cupones, row.versiones.cupones) ||
       (row.propuesta.workflows ?? []).some((w) => current.workflows.has(w.nombre)) ||
-      (row.versiones.org !== null && now.org !== row.versiones.org);
+      (row.versiones.org !== null && now.org !== row.versiones.org) ||
+      // Products created since may have filled the plan's allowance the new ones counted on.
+      !(await roomForProducts(
+        tx,
+        (await findOrg(tx, { id: row.org_id }))!,
+        row.mode,
+        (row.propuesta.productos ?? []).filter((p) => !current.productos.has(p.sku.toLowerCase())).length,
+      ));
     if (changed) {
       await decide('conflict');
       return { decision: 'conflict' as const, orgId: row.org_id };
