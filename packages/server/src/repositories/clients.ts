@@ -233,3 +233,6 @@ export function clientEventData(client: ClientRecord) {
     country_code: client.country_code,
   };
 }
+
+/** A client as the API answers it: its row, named by `object` as every record is. */
+export const clientRecord = <T extends object>(client: T) => ({ object: 'client' as const, ...client });

@@ -104,7 +104,9 @@ export async function insertProduct(
 /** The product as the API returns it: no cost or margin unless `withCost` (secret keys). */
 export function productRecord(p: ProductRow, withCost = false) {
   const { costo, aliases, ...rest } = p;
-  return withCost ? { ...rest, aliases, costo } : { ...rest, aliases };
+  return withCost
+    ? { object: 'product' as const, ...rest, aliases, costo }
+    : { object: 'product' as const, ...rest, aliases };
 }
 
 /** The product's summary carried by `product.*` events: never cost or margin. */

@@ -43,6 +43,18 @@ describe('clients', () => {
       contacto: 'Ana',
       email: 'hola@luna.example',
     });
+    expect(client.object).toBe('client');
+    expect(patched.data.object).toBe('client');
+    // An empty patch changes nothing and records no change; a phone needs its prefix, as on creation.
+    const unchanged = await json(
+      await t.call('PATCH', `/api/v1/clientes/${client.id}`, { key: sk, body: {} }),
+    );
+    expect(unchanged.data).toEqual(patched.data);
+    await expectError(
+      await t.call('PATCH', `/api/v1/clientes/${client.id}`, { key: sk, body: { telefono: '5512345678' } }),
+      400,
+      'invalid_request',
+    );
     const events = await json(await t.call('GET', `/api/v1/events?object_id=${client.id}`, { key: sk }));
     expect(events.data.map((e: Json) => e.type)).toEqual(['client.updated', 'client.created']);
     expect(events.data[0].data).toMatchObject({
@@ -112,7 +124,13 @@ describe('products', () => {
     });
     expect(res.status).toBe(200);
     const product = (await json(res)).data;
-    expect(product).toMatchObject({ sku: 'IMP-A4', precio_lista: 3.5, moneda: 'MXN', costo: 1.2 });
+    expect(product).toMatchObject({
+      object: 'product',
+      sku: 'IMP-A4',
+      precio_lista: 3.5,
+      moneda: 'MXN',
+      costo: 1.2,
+    });
     const events = await json(await t.call('GET', `/api/v1/events?object_id=${product.id}`, { key: sk }));
     expect(events.data[0]).toMatchObject({ type: 'product.created', object: 'product' });
     expect(events.data[0].data).toEqual({

@@ -7,7 +7,7 @@ import { parse } from '../http/parse.js';
 import { intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
-import { findClientById, listClients } from '../repositories/clients.js';
+import { clientRecord, findClientById, listClients } from '../repositories/clients.js';
 import { listProducts, productRecord } from '../repositories/products.js';
 import { clientPatchSchema, productCreateSchema } from '../schemas/requests.js';
 import { createClient, patchClient } from '../services/clients.js';
@@ -38,11 +38,11 @@ export function directoryRoutes(deps: AppDeps) {
         { orgId: auth.org.id, mode: auth.key.mode },
         page,
       );
-      return c.json({ data: records, meta: { ...page, total, next_cursor: null } });
+      return c.json({ data: records.map(clientRecord), meta: { ...page, total, next_cursor: null } });
     })
     .post('/clientes', endpoint(deps, { resource: 'clientes', level: 'write' }), async (c) => {
       const body = parse(clientCreateSchema, await readJson(c));
-      return c.json({ data: await createClient(deps, c.get('auth'), body) });
+      return c.json({ data: clientRecord(await createClient(deps, c.get('auth'), body)) });
     })
     .get('/clientes/:id', endpoint(deps, { resource: 'clientes', level: 'read' }), async (c) => {
       const auth = c.get('auth');
@@ -51,13 +51,13 @@ export function directoryRoutes(deps: AppDeps) {
         ? await findClientById(deps.db, { orgId: auth.org.id, mode: auth.key.mode }, id)
         : undefined;
       if (!client) throw notFound('Client');
-      return c.json({ data: client });
+      return c.json({ data: clientRecord(client) });
     })
     .patch('/clientes/:id', endpoint(deps, { resource: 'clientes', level: 'write' }), async (c) => {
       const id = c.req.param('id');
       const body = parse(clientPatchSchema, await readJson(c));
       if (!isUuid(id)) throw notFound('Client');
-      return c.json({ data: await patchClient(deps, c.get('auth'), id, body) });
+      return c.json({ data: clientRecord(await patchClient(deps, c.get('auth'), id, body)) });
     })
     .get('/productos', endpoint(deps, { resource: 'productos', level: 'read' }), async (c) => {
       const auth = c.get('auth');

@@ -1,3 +1,4 @@
+import { clienteSchema } from '@svc/core';
 import * as v from 'valibot';
 
 const TERMS = ['contado', 'net7', 'net15', 'net30', 'net45', 'net60', 'net90'] as const;
@@ -23,13 +24,8 @@ export const clientPatchSchema = v.strictObject({
   empresa: v.optional(text(200)),
   contacto: nullableText(200),
   email: v.nullish(emailAddress),
-  telefono: v.nullish(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.regex(/^\+?[0-9][0-9 ()-]{5,24}$/, 'must be a telephone number like +52 55 1234 5678'),
-    ),
-  ),
+  // The same rule as creation's (`clienteSchema`): with its international prefix.
+  telefono: v.nullish(clienteSchema.entries.telefono.wrapped),
   rfc: nullableText(20),
   terminos: v.nullish(v.picklist(TERMS, `must be one of ${TERMS.join(', ')}`)),
 });

@@ -4,6 +4,7 @@ import {
   type ClientFields,
   clientEventData,
   countClients,
+  findClientById,
   insertClient,
   updateClient,
 } from '../repositories/clients.js';
@@ -44,8 +45,13 @@ export async function createClient(
 export async function patchClient(deps: AppDeps, auth: KeyWithOrg, id: string, fields: ClientFields) {
   const scope = { orgId: auth.org.id, mode: auth.key.mode };
   return deps.db.transaction(async (tx) => {
-    const client = await updateClient(tx, scope, id, fields);
+    // An empty patch changes nothing: the client as it is, with no event.
+    const client =
+      Object.keys(fields).length === 0
+        ? await findClientById(tx, scope, id)
+        : await updateClient(tx, scope, id, fields);
     if (!client) throw notFound('Client');
+    if (Object.keys(fields).length === 0) return client;
     await insertEvent(tx, {
       orgId: scope.orgId,
       mode: auth.key.mode,

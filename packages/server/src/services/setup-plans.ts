@@ -200,7 +200,12 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
 }
 
 /** Whether the organization's plan leaves room for `adding` more products in this mode. */
-async function roomForProducts(db: Queryable, org: Org, mode: 'test' | 'live', adding: number): Promise<boolean> {
+async function roomForProducts(
+  db: Queryable,
+  org: Org,
+  mode: 'test' | 'live',
+  adding: number,
+): Promise<boolean> {
   if (adding === 0) return true;
   const count = await countProducts(db, { orgId: org.id, mode });
   return count + adding <= PLANS[org.plan].maxProducts;
