@@ -84,6 +84,7 @@ export async function deliveryBody(
 export class DeliveryWorker {
   readonly #deps: WorkerDeps;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #stopping = false;
   #unlisten: (() => Promise<void>) | undefined;
   #running: Promise<number> | undefined;
 
@@ -99,6 +100,9 @@ export class DeliveryWorker {
   }
 
   async stop(): Promise<void> {
+    // The round in progress finishes the deliveries it claimed and takes no more: what is left
+    // waits in the queue for the next process (a backlog would otherwise hold the shutdown).
+    this.#stopping = true;
     clearInterval(this.#timer);
     await this.#unlisten?.();
     await this.#running;
@@ -114,7 +118,7 @@ export class DeliveryWorker {
 
   async #round(): Promise<number> {
     let total = 0;
-    for (;;) {
+    while (!this.#stopping) {
       const jobs = await this.#claim().catch((error) => {
         this.#deps.logger.warn('webhook claim failed', { error: String(error) });
         return [] as ClaimedJob[];
@@ -129,6 +133,7 @@ export class DeliveryWorker {
       );
       total += jobs.length;
     }
+    return total;
   }
 
   async #claim(): Promise<ClaimedJob[]> {

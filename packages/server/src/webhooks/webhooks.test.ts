@@ -399,6 +399,29 @@ describe('deliveries', () => {
     expect(attempts.every((a) => a.endsWith(' #1'))).toBe(true);
     await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
   });
+
+  it('stops after the deliveries it claimed, leaving a backlog queued for the next process', async () => {
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['quote.created'] })
+    ).json()) as Json;
+    hook.received.length = 0;
+    for (let i = 0; i < 6; i++) await makeQuote();
+    const stopping = new DeliveryWorker({
+      db: t.db,
+      logger: t.deps.logger,
+      now: () => clock,
+      publicUrl: 'http://svc.test',
+      allowLoopback: true,
+      batch: 2,
+    });
+    const round = stopping.tick();
+    await stopping.stop();
+    expect(await round).toBe(2);
+    expect(hook.received).toHaveLength(2);
+    await worker.tick();
+    expect(hook.received).toHaveLength(6);
+    await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
+  });
 });
 
 describe('listen sessions', () => {
