@@ -151,6 +151,26 @@ describe('MCP: the same operations as REST, under the same rules', () => {
           expect(bad.isError).toBe(true);
           expect(bad.structuredContent).toMatchObject({ code: 'invalid_request' });
           expect(bad.structuredContent!.error).toContain('cantidad');
+          // Text that cannot travel as a header or a path is refused like any bad argument.
+          const key = (await client.callTool({
+            name: 'create_quote',
+            arguments: {
+              cliente: { empresa: 'X' },
+              items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 1 }],
+              idempotency_key: 'clave ✓',
+            },
+          })) as Result;
+          expect(key.structuredContent).toMatchObject({ code: 'invalid_idempotency_key' });
+          const id = (await client.callTool({ name: 'get_quote', arguments: { id: 'x\ud800' } })) as Result;
+          expect(id.structuredContent).toMatchObject({ code: 'not_found' });
+          const text = (await client.callTool({
+            name: 'create_quote',
+            arguments: {
+              cliente: { empresa: 'X' },
+              items: [{ descripcion: 'x\ud800', cantidad: 1, precio_unitario: 1 }],
+            },
+          })) as Result;
+          expect(text.structuredContent).toMatchObject({ code: 'invalid_request' });
         } finally {
           await client.close();
         }

@@ -58,7 +58,7 @@ describe('HTTP conventions', () => {
     expect(page.status).toBe(200);
   });
 
-  it('refuses U+0000 in a body field or a query with 400 naming where, and writes nothing', async () => {
+  it('refuses U+0000 or a lone surrogate in a body field, or U+0000 in a query, with 400 naming where, and writes nothing', async () => {
     const key = t.seed.keys.sk_test_write;
     const clients = async () =>
       (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM clients'))[0]!.n;
@@ -81,13 +81,28 @@ describe('HTTP conventions', () => {
         'items[0].descripcion',
       ],
       ['POST', '/api/v1/tareas', { ['ti\u0000tulo']: 'x' }, 'ti\\u0000tulo'],
+      // A lone surrogate: JSON.stringify writes it as the escape \ud800.
+      [
+        'POST',
+        '/api/v1/clientes',
+        { empresa: 'ok', fiscal: { country: 'MX', legal_name: 'a\ud800' } },
+        'fiscal.legal_name',
+      ],
+      [
+        'POST',
+        '/api/v1/cotizaciones',
+        { items: [{ descripcion: '\udc00x', cantidad: 1, precio_unitario: 1 }], cliente: { empresa: 'ok' } },
+        'items[0].descripcion',
+      ],
       ['GET', '/api/v1/cotizaciones?folio=a%00b', undefined, 'query'],
     ];
     for (const [method, path, body, field] of cases) {
       for (const headers of [{}, { 'Idempotency-Key': `nul-${Math.random()}` }] as Record<string, string>[]) {
         const res = await t.call(method, path, { key, body, headers });
         const error = await expectError(res, 400, 'invalid_request');
-        expect(error.error).toBe(`${field}: must not contain the NUL character (U+0000)`);
+        expect(error.error).toBe(
+          `${field}: must be text without the NUL character (U+0000) or unpaired surrogates`,
+        );
       }
     }
     expect(await clients()).toBe(before);

@@ -6,7 +6,7 @@ import { ApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { StoredMeanwhile } from '../middleware/idempotency-batched.js';
 import type { AppEnv } from '../types.js';
-import { nulRefused } from './json-body.js';
+import { unstorableText } from './json-body.js';
 
 /** PostgreSQL's `lock_not_available`: a lock wait ran past `lock_timeout`. */
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -62,7 +62,7 @@ export function apiErrorFor(error: unknown, logger: Logger, requestId: string): 
   if (TEXT_NOT_STORABLE.has((error as { code?: string } | null)?.code ?? '')) {
     // U+0000 from an input not checked where it was read (a form field, an agent's argument):
     // PostgreSQL refuses it before anything is written, and it is the caller's input.
-    return nulRefused('text');
+    return unstorableText('text');
   }
   if ((error as { code?: string } | null)?.code === LOCK_NOT_AVAILABLE) {
     // A lock wait ran past the transaction's lock_timeout (an idempotent request bounds its

@@ -31,9 +31,9 @@ export const isJsonContentType = (type: string | null | undefined): boolean =>
 
 /**
  * The body's bytes as JSON: 400 `invalid_json` for bytes that are not UTF-8 or text that is not
- * JSON, 400 `invalid_request` naming the field for a string holding U+0000, which no text column
- * of PostgreSQL can store (JSON can only carry it escaped, so the scan runs only when the escape
- * is in the text).
+ * JSON, 400 `invalid_request` naming the field for a string no text column of PostgreSQL can
+ * store: one holding U+0000, or a lone UTF-16 surrogate. JSON can carry either only escaped
+ * (`\u0000`, `\ud800`: UTF-8 bytes cannot), so the scan runs only when such an escape is in the text.
  */
 export function parseJsonBytes(bytes: Uint8Array): unknown {
   let text: string;
@@ -44,30 +44,40 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
   } catch {
     throw new ApiError(400, 'invalid_json', 'The body is not valid JSON (UTF-8).');
   }
-  if (text.includes('\\u0000')) {
-    const field = nulPath(value, '');
-    if (field !== undefined) throw nulRefused(field || 'body');
+  if (UNSTORABLE_ESCAPE.test(text)) {
+    const field = unstorablePath(value, '');
+    if (field !== undefined) throw unstorableText(field || 'body');
   }
   return value;
 }
 
-/** Where in a parsed JSON value a string (or a key) holds U+0000, as `items[0].descripcion`. */
-function nulPath(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
+/** U+0000, or a surrogate not in a pair (`u` mode reads a pair as one code point). */
+const UNSTORABLE = /[\0\p{Cs}]/u;
+const UNSTORABLE_ALL = /[\0\p{Cs}]/gu;
+
+/** Where in a parsed JSON value a string (or a key) cannot be stored, as `items[0].descripcion`. */
+function unstorablePath(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path : undefined;
   if (value === null || typeof value !== 'object') return undefined;
   for (const [key, item] of Object.entries(value)) {
-    const name = key.replaceAll('\0', '\\u0000'); // shown escaped, not echoed
+    // A key is shown escaped, not echoed.
+    const name = key.replace(UNSTORABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     const at = Array.isArray(value) ? `${path}[${name}]` : path ? `${path}.${name}` : name;
     if (name !== key) return at;
-    const found = nulPath(item, at);
+    const found = unstorablePath(item, at);
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
-/** 400 `invalid_request` for text holding U+0000, which cannot be stored. */
-export const nulRefused = (field: string) =>
-  new ApiError(400, 'invalid_request', `${field}: must not contain the NUL character (U+0000)`);
+/** 400 `invalid_request` for text that cannot be stored (U+0000, a lone surrogate). */
+export const unstorableText = (field: string) =>
+  new ApiError(
+    400,
+    'invalid_request',
+    `${field}: must be text without the NUL character (U+0000) or unpaired surrogates`,
+  );
 
 /** The raw body bytes, at most {@link MAX_BODY_BYTES}; Hono caches them for later readers. */
 export async function readBodyBytes(c: Context): Promise<Uint8Array> {

@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../config.js';
+import { KEY_RE } from '../middleware/idempotency.js';
 import { MCP_CHANNEL_HEADER, MCP_CHANNEL_TOKEN } from './channel.js';
 import { TOOLS, type ToolRoute } from './tools.js';
 
@@ -52,9 +53,15 @@ export function createMcpServer(appFetch: AppFetch, key: string, env?: unknown):
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     if (!tool)
       return toolResult({ error: `There is no tool named ${request.params.name}.`, code: 'not_found' }, true);
-    if (args.idempotency_key !== undefined && typeof args.idempotency_key !== 'string') {
+    if (
+      args.idempotency_key !== undefined &&
+      (typeof args.idempotency_key !== 'string' || !KEY_RE.test(args.idempotency_key))
+    ) {
       return toolResult(
-        { error: 'idempotency_key: must be a string', code: 'invalid_idempotency_key' },
+        {
+          error: 'idempotency_key: must be 1 to 255 visible ASCII characters (no spaces)',
+          code: 'invalid_idempotency_key',
+        },
         true,
       );
     }

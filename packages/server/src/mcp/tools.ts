@@ -53,7 +53,9 @@ const queryOf = (args: Record<string, unknown>, names: string[]) =>
   );
 const without = (args: Record<string, unknown>, ...names: string[]) =>
   Object.fromEntries(Object.entries(args).filter(([name]) => !names.includes(name)));
-const id = (args: Record<string, unknown>) => encodeURIComponent(String(args.id ?? ''));
+// An unpaired surrogate cannot be percent-encoded: it becomes U+FFFD, an id nothing has (404).
+const id = (args: Record<string, unknown>) =>
+  encodeURIComponent(String(args.id ?? '').replace(/\p{Cs}/gu, '\ufffd'));
 
 const listQuotes = v.object({
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200))),

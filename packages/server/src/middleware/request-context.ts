@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { API_VERSION } from '../config.js';
 import { ApiError } from '../errors.js';
 import { errorResponse } from '../http/error-handler.js';
-import { nulRefused } from '../http/json-body.js';
+import { unstorableText } from '../http/json-body.js';
 import { requestId } from '../ids.js';
 import type { AppEnv } from '../types.js';
 import { CORS_EXPOSE_HEADERS } from './cors.js';
@@ -26,7 +26,7 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     const api = c.req.path.startsWith('/api/');
     const requested = api ? c.req.header('service-version') : undefined;
     if (api && hasNulInQuery(c.req.url)) {
-      c.res = errorResponse(c, nulRefused('query'));
+      c.res = errorResponse(c, unstorableText('query'));
     } else if (requested !== undefined && requested.trim() !== API_VERSION) {
       c.res = errorResponse(
         c,

@@ -291,6 +291,17 @@ describe('rejecting, talking and promising on the page', () => {
     expect((await detail(plain.id)).motivo_rechazo).toBeNull();
   });
 
+  it('answers a body that cannot be read as a form with 400', async () => {
+    const q = await quote();
+    for (const type of ['multipart/form-data; boundary=zz', 'multipart/form-data']) {
+      const res = await t.call('POST', `/q/${q.token}/comment`, {
+        body: 'garbage',
+        headers: { 'content-type': type },
+      });
+      expect(res.status).toBe(400);
+    }
+  });
+
   it('refuses a form field holding U+0000 with 400 and writes nothing', async () => {
     const q = await quote();
     const res = await send(q.token, 'comment', { mensaje: 'hola\0' });

@@ -6,6 +6,7 @@ import { quotePdfView } from '../documents/quote-document.js';
 import { ApiError } from '../errors.js';
 import { clientIp } from '../http/client-ip.js';
 import { csrfGuard } from '../http/csrf.js';
+import { readForm, unreadableForm } from '../http/form-body.js';
 import { type Lang, pickLang } from '../i18n/messages.js';
 import { QUOTE_PAGE_MESSAGES, type QuotePageMessages } from '../i18n/quote-page.js';
 import { enforceRateLimit } from '../middleware/rate-limit.js';
@@ -199,7 +200,9 @@ export function publicQuoteRoutes(deps: AppDeps) {
         if (!quote) return notFound(c);
         const name = c.req.param('form') as PageForm;
         const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
-        const form = (await c.req.parseBody({ all: true })) as FormBody;
+        const read = await readForm(c, true);
+        if (!read) return unreadableForm(c);
+        const form = read as FormBody;
         const values = Object.fromEntries(
           Object.entries(form).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
         );

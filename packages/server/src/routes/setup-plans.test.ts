@@ -255,6 +255,20 @@ describe('the review page', () => {
     expect(await count(`products WHERE org_id = $1`, [org.id])).toBe(49);
   });
 
+  it('answers a decision that cannot be read as a form with 400, and a coupon date that does not exist or a use count past 2^31−1 with 400 when proposed', async () => {
+    const { body } = await propose(fullPlan());
+    const res = await t.app.request(path(body.data.review_url), {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=zz' },
+      body: 'garbage',
+    });
+    expect(res.status).toBe(400);
+    for (const coupon of [{ expires_at: '2026-02-30T00:00:00Z' }, { max_uses: 2 ** 31 }]) {
+      const bad = await propose({ cupones: [{ code: 'FECHA1', tipo: 'porcentaje', valor: 5, ...coupon }] });
+      await expectError(bad.res, 400, 'invalid_request');
+    }
+  });
+
   it('rejects, and expires after 7 days, applying nothing', async () => {
     const rejected = (await propose(fullPlan())).body.data;
     await decide(rejected.review_url, 'reject');

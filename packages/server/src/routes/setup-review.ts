@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { csrfGuard } from '../http/csrf.js';
+import { readForm, unreadableForm } from '../http/form-body.js';
 import { type Lang, pickLang } from '../i18n/messages.js';
 import { REVIEW_MESSAGES } from '../i18n/review-page.js';
 import { findOrg } from '../services/orgs.js';
@@ -137,7 +138,8 @@ ${
     .get('/setup/review/:token', (c) => render(c, c.req.param('token')))
     .post('/setup/review/:token', async (c) => {
       const token = c.req.param('token');
-      const form = await c.req.parseBody();
+      const form = await readForm(c);
+      if (!form) return unreadableForm(c);
       if (!csrfTokens.check(c, form)) {
         const m = REVIEW_MESSAGES[langOf(c, '')];
         return c.html(

@@ -1,17 +1,8 @@
 import { clienteSchema, descuentoSchema, quoteRequestSchema } from '@svc/core';
 import * as v from 'valibot';
 import { INVOICE_ACTIONS, PAYMENT_METHODS } from '../services/invoices.js';
+import { isoDate } from './requests.js';
 
-const isoDate = v.pipe(
-  v.string('must be a date'),
-  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be an ISO date like 2026-12-31'),
-  v.check(
-    (value) =>
-      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
-      new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
-    'must be a real date',
-  ),
-);
 const amount = v.pipe(
   v.number('must be a number'),
   v.finite('must be a number'),

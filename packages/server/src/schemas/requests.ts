@@ -60,14 +60,17 @@ export const testHelperSchema = v.strictObject({
   action: v.picklist(['open', 'expire', 'break_promises'], 'must be open, expire or break_promises'),
 });
 
+/** Whether `day` (`YYYY-MM-DD`) is a day of the calendar: not 2026-02-30. */
+export const dayExists = (day: string): boolean => {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+};
+
 /** An ISO calendar date (`YYYY-MM-DD`) that exists. */
 export const isoDate = v.pipe(
   v.string('must be a date like 2026-12-31'),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date like 2026-12-31'),
-  v.check((day) => {
-    const date = new Date(`${day}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-  }, 'must be a date that exists, like 2026-12-31'),
+  v.check(dayExists, 'must be a date that exists, like 2026-12-31'),
 );
 
 /** POST /tareas (design.md section 13). */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { workflowSchema } from './requests.js';
+import { dayExists, workflowSchema } from './requests.js';
 
 const text = (max: number) =>
   v.pipe(
@@ -60,11 +60,18 @@ const couponSchema = v.pipe(
           v.number('must be a number'),
           v.integer('must be an integer'),
           v.minValue(1, 'must be at least 1'),
+          v.maxValue(2_147_483_647, 'must be at most 2147483647'),
         ),
       ),
     ),
     expires_at: v.optional(
-      v.nullable(v.pipe(v.string('must be a date'), v.isoTimestamp('must be an ISO 8601 timestamp'))),
+      v.nullable(
+        v.pipe(
+          v.string('must be a date'),
+          v.isoTimestamp('must be an ISO 8601 timestamp'),
+          v.check((at) => dayExists(at.slice(0, 10)), 'must be a date that exists'),
+        ),
+      ),
     ),
     active: v.optional(v.boolean('must be true or false'), true),
   }),

@@ -2,6 +2,7 @@ import { formatMoney } from '@svc/core';
 import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { ApiError } from '../../errors.js';
+import { readForm, unreadableForm } from '../../http/form-body.js';
 import { sameOrigin } from '../../http/same-origin.js';
 import { isUuid } from '../../ids.js';
 import type { KeyWithOrg } from '../../services/key-store.js';
@@ -92,7 +93,8 @@ ${
       const found = await load(c);
       if (!found) return c.notFound();
       if (!sameOrigin(c)) return c.text('Cross-site form refused', 403);
-      const form = await c.req.parseBody();
+      const form = await readForm(c);
+      if (!form) return unreadableForm(c);
       const mensaje = typeof form.mensaje === 'string' ? form.mensaje : '';
       const itemId = typeof form.item_id === 'string' && form.item_id ? form.item_id : undefined;
       try {

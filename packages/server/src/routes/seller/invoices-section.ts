@@ -2,6 +2,7 @@ import { formatMoney } from '@svc/core';
 import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { ApiError } from '../../errors.js';
+import { readForm, unreadableForm } from '../../http/form-body.js';
 import { isUuid } from '../../ids.js';
 import {
   INVOICE_ACTIONS,
@@ -53,7 +54,8 @@ export function invoiceSellerRoutes(
     const id = c.req.param('id');
     const action = c.req.param('action') as InvoiceAction;
     if (!auth || !isUuid(id) || !INVOICE_ACTIONS.includes(action)) return c.notFound();
-    const form = await c.req.parseBody();
+    const form = await readForm(c);
+    if (!form) return unreadableForm(c);
     const monto = action === 'pay' ? Number(form.monto) : undefined;
     try {
       const invoice = await runInvoiceAction(deps, auth, id, {
