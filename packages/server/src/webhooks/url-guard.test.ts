@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl } from './url-guard.js';
+import { checkWebhookUrl, timedResolver } from './url-guard.js';
 
 describe('checkWebhookUrl', () => {
   it('lets only http://127.0.0.1:PORT through under the unsafe local setting, no other loopback', async () => {
@@ -25,5 +25,17 @@ describe('checkWebhookUrl', () => {
         verdict: { ok: false },
       });
     }
+  });
+
+  it('gives up on a lookup that does not answer, which counts as not resolvable now', async () => {
+    const never = timedResolver(() => new Promise(() => {}), 50);
+    const started = Date.now();
+    expect(await checkWebhookUrl('https://hooks.example.com/x', never, false)).toMatchObject({ ok: true });
+    expect(Date.now() - started).toBeLessThan(1000);
+    // An answer in time is still checked.
+    const internal = timedResolver(async () => [{ address: '10.0.0.1', family: 4 }], 50);
+    expect(await checkWebhookUrl('https://hooks.example.com/x', internal, false)).toMatchObject({
+      ok: false,
+    });
   });
 });

@@ -4,7 +4,25 @@ import { BlockList, isIP } from 'node:net';
 /** Resolves a host name to its addresses (injectable for tests). */
 export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
 
-export const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
+/**
+ * A resolver that gives up after `ms`: the system's lookup has no time limit of its own, and a
+ * name whose DNS never answers held `POST /webhooks` for 5 s. Giving up counts as "cannot be
+ * resolved now", which every delivery checks again.
+ */
+export function timedResolver(resolve: Resolver, ms: number): Resolver {
+  return (host) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`DNS lookup of ${host} took over ${ms} ms`)), ms);
+    });
+    return Promise.race([resolve(host), late]).finally(() => clearTimeout(timer));
+  };
+}
+
+export const systemResolver: Resolver = timedResolver(
+  (host) => dnsLookup(host, { all: true, verbatim: true }),
+  2000,
+);
 
 // Addresses a webhook must never reach: loopback, private, link-local, CGNAT, multicast,
 // documentation, unique-local and the IPv4-mapped forms of all of them.
