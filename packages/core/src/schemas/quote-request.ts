@@ -30,6 +30,8 @@ export const EXEMPTION_REASONS = [
 
 /** Most lines a quote may have. */
 export const MAX_LINES = 100;
+/** The largest amount of one line, in major units (cantidad × price). */
+export const MAX_LINE_AMOUNT = 1e10;
 
 const text = (max: number) =>
   v.pipe(
@@ -84,6 +86,14 @@ export const quoteLineSchema = v.pipe(
       'only allowed on a line with tax_rate 0',
     ),
     ['exemption_reason'],
+  ),
+  // Totals are computed in integer minor units: 100 lines of this much, taxed, stay exact.
+  v.forward(
+    v.check(
+      (line) => line.cantidad * Math.max(line.precio_unitario, line.precio_negociado ?? 0) <= MAX_LINE_AMOUNT,
+      'times the price must be at most 10000000000 a line',
+    ),
+    ['cantidad'],
   ),
 );
 

@@ -128,6 +128,7 @@ describe('POST /cotizaciones', () => {
       [{ items: [laptop()], cliente, descuento: { tipo: 'porcentaje', valor: 10, foo: 1 } }, 'descuento.foo'],
       [{ items: [laptop()], cliente, descuento: { tipo: 'porcentaje', valor: 101 } }, 'descuento.valor'],
       [{ items: [{ ...laptop(), tax_rate: 1.5 }], cliente }, 'items[0].tax_rate'],
+      [{ items: [{ descripcion: 'x', cantidad: 1e6, precio_unitario: 1e5 }], cliente }, 'items[0].cantidad'],
       [{ items: [{ ...laptop(), clave_sat: '123' }], cliente }, 'items[0].clave_sat'],
       [
         { items: [{ ...laptop(), tax_rate: 0.16, exemption_reason: 'E1' }], cliente },
@@ -223,6 +224,20 @@ describe('POST /cotizaciones', () => {
     expect(mail.body).toContain(body.data.link_publico);
     const noMail = await create({ items: [laptop()], cliente: { empresa: 'Sin Correo' }, send: true });
     expect(noMail.body.data.email).toEqual({ sent: false, skipped: 'no_client_email' });
+  });
+
+  it('keeps totals exact at the largest amounts it accepts', async () => {
+    const line = { descripcion: 'Obra', cantidad: 1e5, precio_unitario: 99_999.99 };
+    const { res, body } = await create({ items: Array.from({ length: 100 }, () => line), cliente });
+    expect(res.status).toBe(200);
+    const detail = (
+      (await (await t.call('GET', `/api/v1/cotizaciones/${body.data.id}`, { key: sk })).json()) as Json
+    ).data;
+    expect(detail).toMatchObject({
+      subtotal: 999_999_900_000,
+      impuestos: 159_999_984_000,
+      total: 1_159_999_884_000,
+    });
   });
 
   it('takes any vigencia_dias the interface allows, on creation, on sending and on resend, dates kept within years 1–9999', async () => {
