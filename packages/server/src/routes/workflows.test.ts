@@ -259,4 +259,40 @@ describe('workflows', () => {
     const res = await call('POST', `/workflows/${byName.seguimiento!.id}/invoke`, { ids: [quote.id] }, key);
     await expectError(res.res, 403, 'insufficient_scope');
   });
+
+  it('runs for a restricted key only when it may itself make the changes its steps make', async () => {
+    const restricted = async (permissions: Record<string, 'read' | 'write'>) =>
+      (
+        await createApiKey(t.db, {
+          orgId: t.seed.org.id,
+          kind: 'restricted',
+          mode: 'test',
+          scope: 'write',
+          permissions,
+        })
+      ).key;
+    const quote = await newQuote();
+    const tasks = async () =>
+      (await t.db.query('SELECT 1 FROM tasks WHERE cotizacion_id = $1', [quote.id])).length;
+    // seguimiento adds a task to a quote and sends a reminder.
+    for (const permissions of [
+      { workflows: 'write' },
+      { workflows: 'write', cotizaciones: 'write' },
+      { workflows: 'write', tareas: 'write' },
+    ] as Record<string, 'read' | 'write'>[]) {
+      const key = await restricted(permissions);
+      const res = await call('POST', `/workflows/${byName.seguimiento!.id}/invoke`, { ids: [quote.id] }, key);
+      await expectError(res.res, 403, 'insufficient_scope');
+    }
+    expect(await tasks()).toBe(0);
+    const allowed = await restricted({ workflows: 'write', cotizaciones: 'write', tareas: 'write' });
+    const ok = await call(
+      'POST',
+      `/workflows/${byName.seguimiento!.id}/invoke`,
+      { ids: [quote.id] },
+      allowed,
+    );
+    expect(ok.body.data.resultados).toEqual([{ id: quote.id, ok: true }]);
+    expect(await tasks()).toBe(1);
+  });
 });

@@ -3,6 +3,7 @@ import type { Queryable } from '../db/database.js';
 import { ApiError, invalidState, notFound } from '../errors.js';
 import { REMINDER } from '../i18n/collections.js';
 import type { Lang } from '../i18n/messages.js';
+import { authorize } from '../middleware/authorize.js';
 import { findClientById } from '../repositories/clients.js';
 import { findInvoice, type InvoiceRow } from '../repositories/invoices.js';
 import { findQuote, type QuoteRow } from '../repositories/quotes.js';
@@ -75,6 +76,14 @@ export async function invokeWorkflow(deps: AppDeps, auth: KeyWithOrg, id: string
   const workflow = await findWorkflow(deps.db, auth.org.id, id);
   if (!workflow) throw notFound('Workflow');
   if (!workflow.activo) throw invalidState(`Workflow ${workflow.nombre} is not active. Nothing was run.`);
+  // Its steps change quotes or invoices (and add tasks): a restricted key needs to be allowed
+  // those changes itself, not only to run workflows.
+  authorize(auth, {
+    resource: workflow.objeto === 'cotizacion' ? 'cotizaciones' : 'facturas',
+    level: 'write',
+  });
+  if (workflow.pasos.some((paso) => paso.tipo === 'create_task'))
+    authorize(auth, { resource: 'tareas', level: 'write' });
   const resultados: WorkflowResult[] = [];
   for (const recordId of ids) {
     const context: RunContext = {
