@@ -25,6 +25,9 @@ export interface Messages {
   decided: string;
   notFound: string;
   notFoundText: string;
+  /** A draft's link: the quote exists but the merchant has not sent it yet. */
+  preparing: (folio: string) => string;
+  preparingText: string;
   downloadPdf: string;
   emailSubject: (folio: string, merchant: string) => string;
   emailBody: (client: string, merchant: string, folio: string, total: string, link: string) => string;
@@ -53,6 +56,8 @@ export const MESSAGES: Record<Lang, Messages> = {
     decided: 'Esta cotización ya no admite cambios.',
     notFound: 'Cotización no encontrada',
     notFoundText: 'El enlace no es válido o la cotización ya no está disponible.',
+    preparing: (folio) => `La cotización ${folio} se está preparando`,
+    preparingText: 'Te llegará por correo en cuanto esté lista; este enlace la mostrará entonces.',
     downloadPdf: 'Descargar PDF',
     emailSubject: (folio, merchant) => `Cotización ${folio} de ${merchant}`,
     emailBody: (client, merchant, folio, total, link) =>
@@ -80,6 +85,8 @@ export const MESSAGES: Record<Lang, Messages> = {
     decided: 'This quote can no longer be changed.',
     notFound: 'Quote not found',
     notFoundText: 'The link is not valid or the quote is no longer available.',
+    preparing: (folio) => `Quote ${folio} is being prepared`,
+    preparingText: 'It will reach you by e-mail as soon as it is ready; this link will show it then.',
     downloadPdf: 'Download PDF',
     emailSubject: (folio, merchant) => `Quote ${folio} from ${merchant}`,
     emailBody: (client, merchant, folio, total, link) =>
@@ -107,6 +114,8 @@ export const MESSAGES: Record<Lang, Messages> = {
     decided: 'Este orçamento não pode mais ser alterado.',
     notFound: 'Orçamento não encontrado',
     notFoundText: 'O link não é válido ou o orçamento não está mais disponível.',
+    preparing: (folio) => `O orçamento ${folio} está sendo preparado`,
+    preparingText: 'Ele chegará por e-mail assim que estiver pronto; este link o mostrará então.',
     downloadPdf: 'Baixar PDF',
     emailSubject: (folio, merchant) => `Orçamento ${folio} de ${merchant}`,
     emailBody: (client, merchant, folio, total, link) =>
@@ -134,6 +143,8 @@ export const MESSAGES: Record<Lang, Messages> = {
     decided: 'Ce devis ne peut plus être modifié.',
     notFound: 'Devis introuvable',
     notFoundText: "Le lien n'est pas valide ou le devis n'est plus disponible.",
+    preparing: (folio) => `Le devis ${folio} est en préparation`,
+    preparingText: "Il vous parviendra par e-mail dès qu'il sera prêt ; ce lien l'affichera alors.",
     downloadPdf: 'Télécharger le PDF',
     emailSubject: (folio, merchant) => `Devis ${folio} de ${merchant}`,
     emailBody: (client, merchant, folio, total, link) =>
@@ -161,6 +172,8 @@ export const MESSAGES: Record<Lang, Messages> = {
     decided: 'Dieses Angebot kann nicht mehr geändert werden.',
     notFound: 'Angebot nicht gefunden',
     notFoundText: 'Der Link ist ungültig oder das Angebot ist nicht mehr verfügbar.',
+    preparing: (folio) => `Das Angebot ${folio} wird vorbereitet`,
+    preparingText: 'Es kommt per E-Mail, sobald es fertig ist; dieser Link zeigt es dann.',
     downloadPdf: 'PDF herunterladen',
     emailSubject: (folio, merchant) => `Angebot ${folio} von ${merchant}`,
     emailBody: (client, merchant, folio, total, link) =>

@@ -208,6 +208,13 @@ ${talk}
 </main></body></html>`;
 }
 
-/** The page for an unknown token or a draft. */
+/**
+ * A draft's link (404: drafts are not shown): the widget gives the visitor this link with the
+ * folio, before the merchant has reviewed and sent the quote, so it says so instead of "not found".
+ */
+export const quotePreparingPage = (lang: Lang, folio: string) =>
+  html`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${MESSAGES[lang].preparing(folio)}</title><link rel="stylesheet" href="/q/assets/quote.css"></head><body><main><section class="card"><h1>${MESSAGES[lang].preparing(folio)}</h1><p>${MESSAGES[lang].preparingText}</p></section></main></body></html>`;
+
+/** The page for an unknown token. */
 export const quoteNotFoundPage = (lang: Lang = 'es') =>
   html`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${MESSAGES[lang].notFound}</title><link rel="stylesheet" href="/q/assets/quote.css"></head><body><main><section class="card"><h1>${MESSAGES[lang].notFound}</h1><p>${MESSAGES[lang].notFoundText}</p></section></main></body></html>`;

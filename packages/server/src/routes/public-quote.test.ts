@@ -151,7 +151,16 @@ describe('public quote page', () => {
 
   it('does not show drafts or unknown tokens, nor take their forms', async () => {
     const draft = await quote({ send: false });
-    expect((await open(draft.token)).res.status).toBe(404);
+    const shown = await open(draft.token);
+    expect(shown.res.status).toBe(404);
+    // Its link (the one the widget gives the visitor) says the quote is on its way, not "not found",
+    // and shows nothing of it but its folio.
+    expect(shown.html).toContain(`La cotización ${draft.folio} se está preparando`);
+    expect(shown.html).not.toContain('Laptop');
+    expect((await open(draft.token, '?lang=de')).html).toContain(
+      `Das Angebot ${draft.folio} wird vorbereitet`,
+    );
+    expect((await open('x'.repeat(40))).html).toContain('Cotización no encontrada');
     const page = await open((await quote()).token);
     expect((await send(draft.token, 'approve', { lineas: lineIds(draft), ...signer }, page)).status).toBe(
       404,

@@ -11,7 +11,7 @@ import { type Lang, pickLang } from '../i18n/messages.js';
 import { QUOTE_PAGE_MESSAGES, type QuotePageMessages } from '../i18n/quote-page.js';
 import { enforceRateLimit } from '../middleware/rate-limit.js';
 import { findQuoteMessages, type Proposal } from '../repositories/quote-messages.js';
-import { findQuoteItems, type QuoteRow } from '../repositories/quotes.js';
+import { findQuoteByToken, findQuoteItems, type QuoteRow } from '../repositories/quotes.js';
 import { emailAddress } from '../schemas/requests.js';
 import { approveOnPage, commentOnPage, promiseOnPage, rejectOnPage } from '../services/client-decisions.js';
 import { findOrg } from '../services/orgs.js';
@@ -19,7 +19,7 @@ import { isoDay, paymentFields } from '../services/payments.js';
 import { findPublicQuote, markViewed } from '../services/quote-actions.js';
 import { cleanMessage } from '../services/quote-conversation.js';
 import type { AppDeps, AppEnv } from '../types.js';
-import { quoteNotFoundPage, quotePage } from './public-quote-page.js';
+import { quoteNotFoundPage, quotePage, quotePreparingPage } from './public-quote-page.js';
 import { publicStyleRoutes } from './public-styles.js';
 
 /** What a public link's token looks like; anything else is a 404 without a query. */
@@ -165,8 +165,14 @@ export function publicQuoteRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .route('/', publicStyleRoutes())
     .get('/q/:token', async (c) => {
-      let quote = await publicQuote(c.req.param('token'));
-      if (!quote) return notFound(c);
+      const token = c.req.param('token');
+      let quote = await publicQuote(token);
+      if (!quote) {
+        const draft = TOKEN_RE.test(token) ? await findQuoteByToken(deps.db, token) : undefined;
+        if (draft?.status !== 'draft') return notFound(c);
+        const lang = pickLang(c.req.query('lang')) ?? pickLang(draft.draft_language) ?? 'es';
+        return c.html(quotePreparingPage(lang, draft.folio), 404, headers);
+      }
       if (quote.status === 'sent') quote = (await markViewed(deps.db, quote.token)) ?? quote;
       const done = c.req.query('hecho');
       const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
