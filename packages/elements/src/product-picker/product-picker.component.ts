@@ -221,7 +221,7 @@ export class SvcProductPicker extends LitElement {
           this.open = false;
         }}
       />
-      <ul id="${this.#id}-list" part="listbox" role="listbox" popover="manual" aria-label=${this.label} ?hidden=${!this.open}>
+      <ul id="${this.#id}-list" part="listbox" role="listbox" popover="manual" tabindex="-1" aria-label=${this.label} ?hidden=${!this.open}>
         ${
           !this.open
             ? nothing

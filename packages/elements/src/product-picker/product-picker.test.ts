@@ -52,6 +52,18 @@ describe('<svc-product-picker> inside the form', () => {
     assert.equal(box.value, '', 'a second Escape clears the search');
   });
 
+  it('hands the focus on with Tab while its long list is open, never to the list itself', async () => {
+    const form = await mount({ attrs: { locale: 'en' } });
+    input(form).focus();
+    await until(() => options(form).length > 5, 'the whole catalog listed');
+    await sendKeys({ press: 'Tab' });
+    await form.updateComplete;
+    // A scrolling list is focusable in Chromium unless told otherwise; Tab used to land on it as it hid.
+    const active = form.shadowRoot!.activeElement;
+    assert.isNotNull(active);
+    assert.notEqual(active, form.shadowRoot!.querySelector('svc-product-picker'));
+  });
+
   it('finds products regardless of accents and case, by name or SKU', async () => {
     const form = await mount();
     input(form).focus();

@@ -290,7 +290,7 @@ export class SvcQuoteForm extends LitElement {
     const { t, say } = this.#view;
     const reason = error.detail.reason;
     if (typeof reason === 'string' && t.couponReasons[reason]) return t.couponReasons[reason];
-    return say(errorTemplate(t, error.code), { detail: error.message });
+    return say(errorTemplate(t, error.code), {});
   }
 
   /** The figures on screen: the server's preview when it matches the basket, else computed here. */
@@ -323,6 +323,12 @@ export class SvcQuoteForm extends LitElement {
   #changed(): void {
     this.#version++;
     if (this.errors.lines && this.lines.length > 0) this.errors = { ...this.errors, lines: '' };
+    this.#emitChange();
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#preview(), 200);
+  }
+
+  #emitChange(): void {
     this.dispatchEvent(
       svcEvent('svc-change', {
         items: this.#requestItems(),
@@ -330,8 +336,6 @@ export class SvcQuoteForm extends LitElement {
         moneda: this.activeCurrency,
       }),
     );
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#preview(), 200);
   }
 
   async #preview(): Promise<void> {
@@ -357,7 +361,10 @@ export class SvcQuoteForm extends LitElement {
         },
       });
       if (version !== this.#version || code !== this.coupon.code) return;
+      // The page was told the local total; a coupon's discount is known only now.
+      const told = this.#figures.total;
       this.confirmed = { version, figures: data };
+      if (data.total !== told) this.#emitChange();
       if (code && data.cupon) {
         this.coupon = {
           code,
@@ -570,6 +577,13 @@ export class SvcQuoteForm extends LitElement {
       throw failure;
     } finally {
       this.submitting = false;
+      // The button had the focus and was disabled while sending: give it back, so a keyboard user
+      // is where they were, next to the message (a success moves it to the success view instead).
+      if (this.phase !== 'success') {
+        void this.updateComplete.then(() =>
+          this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus(),
+        );
+      }
     }
   }
 

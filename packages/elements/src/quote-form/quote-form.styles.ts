@@ -60,6 +60,8 @@ export default css`
   .base {
     background: var(--_surface); border: 1px solid var(--_border); border-radius: calc(var(--_radius) + 4px);
     padding: var(--_space); display: grid; gap: var(--_space); min-width: 0;
+    /* One column as wide as the card: long words (German) wrap instead of widening it. */
+    grid-template-columns: minmax(0, 1fr);
   }
   header { display: flex; align-items: center; gap: var(--_gap-s); border-bottom: 3px solid var(--_primary); padding-bottom: var(--_gap-s); }
   header img { max-height: 36px; max-width: 120px; object-fit: contain; }
@@ -112,11 +114,11 @@ export default css`
   .line.new { animation: appear 0.6s ease-out; }
   @keyframes appear { from { background: var(--_primary-soft); } }
   .totals {
-    display: grid; grid-template-columns: 1fr auto; gap: 4px 0; margin: 0;
+    display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 4px 0; margin: 0;
     font-variant-numeric: tabular-nums;
   }
-  .totals dt { color: var(--_muted); }
-  .totals dd { margin: 0; padding-left: var(--_space); text-align: end; }
+  .totals dt { color: var(--_muted); overflow-wrap: anywhere; hyphens: auto; }
+  .totals dd { margin: 0; padding-left: var(--_gap-s); text-align: end; white-space: nowrap; }
   .totals .grand { font-weight: 700; font-size: 1.2em; color: var(--_text); border-top: 1px solid var(--_border); padding-top: 6px; }
   .notice { padding: var(--_gap-s) var(--_space); border-radius: var(--_radius); background: var(--_primary-soft); }
   .notice.error { background: color-mix(in srgb, var(--_danger) 14%, transparent); border: 1px solid var(--_danger); }
@@ -153,6 +155,11 @@ export default css`
   @container (max-width: 520px) {
     .grid2 { grid-template-columns: 1fr; }
     .line { grid-template-columns: 88px minmax(0, 1fr) auto; }
-    .line .what { grid-column: 1 / -1; }
+    /* Narrow: the name beside its remove button, then the quantity beside the amount. */
+    .line .what { grid-column: 1 / 3; }
+    .line .link { grid-row: 1; grid-column: 3; }
+    .line .amount { grid-column: 2 / -1; }
+    .totals .grand { font-size: 1.05em; }
+    .totals dd { padding-left: 4px; }
   }
 `;

@@ -264,6 +264,14 @@ describe('<svc-quote-form>', () => {
       // 24,500 − 2,450 = 22,050; tax 3,528; total 25,578
       await until(() => totalsText(form).includes('MX$25,578.00'), 'discounted total');
       assert.include(totalsText(form), '−MX$2,450.00');
+      // The page hears the discounted total too, once the server has priced the coupon.
+      const changes: CustomEvent[] = [];
+      form.addEventListener('svc-change', (e) => changes.push(e));
+      await pick(form, 'Mouse');
+      await until(() => changes.some((e) => e.detail.total < changes[0]!.detail.total), 'confirmed total');
+      const told = changes.at(-1)!.detail.total as number;
+      const shown = told.toLocaleString('en', { minimumFractionDigits: 2 });
+      await until(() => totalsText(form).includes(shown), `the total told, ${shown}, on screen`);
       assert.deepEqual(await axeViolations(form), []);
     });
   });
@@ -476,6 +484,32 @@ describe('<svc-quote-form>', () => {
       await form.submit().catch(() => {});
       await form.updateComplete;
       assert.include(text(form), 'That coupon has expired');
+    });
+
+    it('says what went wrong wholly in the form’s language, and gives the focus back to the button', async () => {
+      const form = await mount({ attrs: { locale: 'de' } });
+      await pick(form, 'Mouse');
+      await fillClient(form, 'Sprachen GmbH');
+      const errors: CustomEvent<SvcErrorDetail>[] = [];
+      form.addEventListener('svc-error', (e) => errors.push(e as CustomEvent<SvcErrorDetail>));
+      await fault({
+        method: 'POST',
+        path: '/cotizaciones',
+        action: 'respond',
+        status: 400,
+        body: {
+          error: 'items[0].precio_unitario: must be the catalog price 24500 MXN',
+          code: 'invalid_request',
+        },
+      });
+      const button = $<HTMLButtonElement>(form, '[part="submit"]')!;
+      button.focus();
+      await form.submit().catch(() => {});
+      await form.updateComplete;
+      assert.notInclude(text(form), 'must be the catalog price');
+      assert.include(text(form), 'Bitte prüfen Sie die Angaben');
+      assert.notInclude(errors[0]!.detail.error, 'must be');
+      await until(() => form.shadowRoot!.activeElement === button, 'focus back on the button');
     });
   });
 });

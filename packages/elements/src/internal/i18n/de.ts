@@ -8,7 +8,7 @@ export const de: Messages = {
       'Der Schlüssel des Formulars fehlt oder ist ungültig. Bitte informieren Sie den Seitenbetreiber.',
     origin_not_allowed: 'Diese Website darf das Angebotsformular nicht verwenden.',
     rate_limited: 'Zu viele Anfragen. Bitte warten Sie kurz und versuchen Sie es erneut.',
-    invalid_request: 'Bitte prüfen: {detail}',
+    invalid_request: 'Bitte prüfen Sie die Angaben und versuchen Sie es erneut.',
     payload_too_large: 'Das Angebot ist zu groß.',
     idempotency_in_progress: 'Ihr Angebot wird bearbeitet…',
     idempotency_key_reused: 'Das Angebot hat sich beim Senden geändert. Bitte erneut senden.',

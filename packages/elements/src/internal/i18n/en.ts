@@ -7,7 +7,7 @@ export const en: Messages = {
     invalid_key: 'The quote form key is missing or not valid. Please tell the site owner.',
     origin_not_allowed: 'This site is not allowed to use the quote form.',
     rate_limited: 'Too many requests. Wait a moment and try again.',
-    invalid_request: 'Please check: {detail}',
+    invalid_request: "Please check the quote's details and try again.",
     payload_too_large: 'The quote is too large.',
     idempotency_in_progress: 'Your quote is being processed…',
     idempotency_key_reused: 'The quote changed while it was being sent. Please send it again.',

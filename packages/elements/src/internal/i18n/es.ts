@@ -7,7 +7,7 @@ export const es: Messages = {
     invalid_key: 'La clave del cotizador no es válida o falta. Avisa al dueño del sitio.',
     origin_not_allowed: 'Este sitio no está autorizado para usar el cotizador.',
     rate_limited: 'Demasiadas solicitudes. Espera un momento y vuelve a intentar.',
-    invalid_request: 'Revisa los datos: {detail}',
+    invalid_request: 'Revisa los datos de la cotización e inténtalo de nuevo.',
     payload_too_large: 'La cotización es demasiado grande.',
     idempotency_in_progress: 'Tu cotización se está procesando…',
     idempotency_key_reused: 'La cotización cambió mientras se enviaba. Vuelve a enviarla.',

@@ -7,7 +7,7 @@ export const fr: Messages = {
     invalid_key: 'La clé du formulaire est absente ou non valide. Prévenez le propriétaire du site.',
     origin_not_allowed: "Ce site n'est pas autorisé à utiliser le formulaire de devis.",
     rate_limited: 'Trop de demandes. Patientez un instant puis réessayez.',
-    invalid_request: 'Vérifiez : {detail}',
+    invalid_request: 'Vérifiez les informations du devis et réessayez.',
     payload_too_large: 'Le devis est trop volumineux.',
     idempotency_in_progress: 'Votre devis est en cours de traitement…',
     idempotency_key_reused: "Le devis a changé pendant l'envoi. Envoyez-le à nouveau.",

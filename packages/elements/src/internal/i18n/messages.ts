@@ -6,7 +6,7 @@
 export interface Messages {
   loading: string;
   retry: string;
-  /** The error messages (see {@link ErrorMessageKey}); `{detail}` is the server's own message. */
+  /** The error messages (see {@link ErrorMessageKey}), wholly in the locale: the server's own text is English. */
   errors: Record<ErrorMessageKey, string>;
   pickerLabel: string;
   pickerPlaceholder: string;

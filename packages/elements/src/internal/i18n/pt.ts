@@ -7,7 +7,7 @@ export const pt: Messages = {
     invalid_key: 'A chave do orçamento está ausente ou não é válida. Avise o dono do site.',
     origin_not_allowed: 'Este site não está autorizado a usar o orçamento.',
     rate_limited: 'Muitas solicitações. Aguarde um momento e tente de novo.',
-    invalid_request: 'Verifique: {detail}',
+    invalid_request: 'Verifique os dados do orçamento e tente novamente.',
     payload_too_large: 'O orçamento é grande demais.',
     idempotency_in_progress: 'Seu orçamento está sendo processado…',
     idempotency_key_reused: 'O orçamento mudou durante o envio. Envie de novo.',
