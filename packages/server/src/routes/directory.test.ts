@@ -110,6 +110,26 @@ describe('clients', () => {
 });
 
 describe('products', () => {
+  it('refuses a list price with more decimals than its currency has, here and in a setup plan', async () => {
+    const product = { sku: 'MIL-1', nombre: 'Milésimas', precio_lista: 0.001, unidad: 'pieza' };
+    const error = await expectError(
+      await t.call('POST', '/api/v1/productos', { key: sk, body: product }),
+      400,
+      'invalid_request',
+    );
+    expect(error.error).toBe('precio_lista: at most 2 decimals in MXN');
+    const plan = await expectError(
+      await t.call('POST', '/api/v1/setup/plans', {
+        key: sk,
+        body: { productos: [{ ...product, moneda: 'MXN' }] },
+      }),
+      400,
+      'invalid_request',
+    );
+    expect(plan.error).toBe('productos[0].precio_lista: at most 2 decimals in MXN');
+    expect((await t.db.query(`SELECT 1 FROM products WHERE sku = 'MIL-1'`)).length).toBe(0);
+  });
+
   it('creates and lists products; events and publishable views never carry cost', async () => {
     const res = await t.call('POST', '/api/v1/productos', {
       key: sk,

@@ -47,8 +47,14 @@ export const isoDay = (now: Date): string => now.toISOString().slice(0, 10);
  * than the currency's minor unit (a payment of 10.005 MXN cannot be registered).
  */
 export function minorAmount(amount: number, currency: string, field: string): number {
-  const minor = toMinor(amount, currency);
+  const minor = exactMinor(amount, currency, field);
   if (minor <= 0) throw invalidRequest(`${field}: must be greater than 0`);
+  return minor;
+}
+
+/** An amount in minor units; 400 naming `field` when it has more decimals than `currency` has. */
+export function exactMinor(amount: number, currency: string, field: string): number {
+  const minor = toMinor(amount, currency);
   if (fromMinor(minor, currency) !== amount) {
     throw invalidRequest(`${field}: at most ${currencyExponent(currency)} decimals in ${currency}`);
   }

@@ -6,6 +6,7 @@ import type { productCreateSchema } from '../schemas/requests.js';
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
 import { announceOrgChanged } from './orgs.js';
+import { exactMinor } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { apiActor } from './quotes.js';
 
@@ -22,6 +23,7 @@ export async function createProduct(
       `moneda: ${moneda} is not a currency of this business (${auth.org.currencies.join(', ')})`,
     );
   }
+  exactMinor(body.precio_lista, moneda, 'precio_lista');
   const created = await deps.db.transaction(async (tx) => {
     const limit = PLANS[auth.org.plan].maxProducts;
     if ((await countProducts(tx, scope)) >= limit) throw planLimitError('products', auth.org.plan, limit);

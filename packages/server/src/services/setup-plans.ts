@@ -9,6 +9,7 @@ import type { AppDeps } from '../types.js';
 import { normalizeOrigin } from './api-keys.js';
 import type { KeyWithOrg } from './key-store.js';
 import { announceOrgChanged, findOrg, type Org } from './orgs.js';
+import { exactMinor } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { apiActor } from './quotes.js';
 
@@ -141,6 +142,7 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
         `productos[${i}].moneda: ${p.moneda} is not a currency of this business (${org.currencies.join(', ')})`,
       );
     }
+    exactMinor(p.precio_lista, p.moneda, `productos[${i}].precio_lista`);
   });
   (plan.cupones ?? []).forEach((c, i) => {
     if (c.moneda && !org.currencies.includes(c.moneda)) {
