@@ -466,6 +466,13 @@ describe('invoice actions', () => {
     await expectError((await act(inv.id, { action: 'pay', monto: 1 })).res, 409, 'invalid_state');
   });
 
+  it('issues an invoice with nothing to collect (a total of 0) as paid, with invoice.paid', async () => {
+    const free = await draft({ items: [line(1, 0)] });
+    const done = (await act(free.id, { action: 'finalize' })).body.data;
+    expect(done).toMatchObject({ estado: 'paid', total: 0, saldo: 0, estado_fiscal: 'stamped' });
+    expect(await eventsOf(free.id)).toEqual(['invoice.finalized', 'invoice.paid']);
+  });
+
   it('issues stamped credit notes NC-… that settle the balance', async () => {
     const inv = await open();
     const noted = (

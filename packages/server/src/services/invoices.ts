@@ -365,7 +365,8 @@ async function finalizeInTx(
     : null;
   const change = {
     numero,
-    estado: 'open' as const,
+    // Nothing to collect (a total of 0): paid once issued, rather than open for ever.
+    estado: toMinor(invoice.total, invoice.moneda) === 0 ? ('paid' as const) : ('open' as const),
     emitida: today(now),
     estado_fiscal: stamped ? ('stamped' as const) : ('not_applicable' as const),
     motivo_fiscal: null,
@@ -421,6 +422,7 @@ export async function runInvoiceAction(
             eventOf('invoice.finalized', row),
           );
           known = { items: done.items, payments: [], notes: [] };
+          if (done.invoice.estado === 'paid') await event(tx, 'invoice.paid', done.invoice);
           return done.invoice;
         }
         case 'send': {
