@@ -6,7 +6,7 @@ import { fireOverdueInvoices } from '../services/invoices.js';
 import { createOrg } from '../services/orgs.js';
 import { PLANS } from '../services/plans.js';
 import { expectError, statementsDuring } from '../testing/assertions.js';
-import { createTestContext, type TestContext } from '../testing/harness.js';
+import { createTestContext, restrictedKey, type TestContext } from '../testing/harness.js';
 
 let t: TestContext;
 let sk: string;
@@ -213,16 +213,7 @@ describe('POST /facturas', () => {
   });
 
   it('needs the facturas permission on a restricted key', async () => {
-    const make = async (permissions: Record<string, 'read' | 'write'>) =>
-      (
-        await createApiKey(t.db, {
-          orgId: t.seed.org.id,
-          kind: 'restricted',
-          mode: 'test',
-          scope: 'write',
-          permissions,
-        })
-      ).key;
+    const make = (permissions: Record<string, 'read' | 'write'>) => restrictedKey(t, permissions);
     const none = await make({ cotizaciones: 'write' });
     const reader = await make({ facturas: 'read' });
     const writer = await make({ facturas: 'write' });

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertWorkflow } from '../repositories/workflows.js';
-import { createApiKey } from '../services/api-keys.js';
 import { expectError } from '../testing/assertions.js';
-import { createTestContext, type TestContext } from '../testing/harness.js';
+import { createTestContext, restrictedKey, type TestContext } from '../testing/harness.js';
 
 let t: TestContext;
 let sk: string;
@@ -247,13 +246,7 @@ describe('workflows', () => {
   });
 
   it('is the restricted resource workflows', async () => {
-    const { key } = await createApiKey(t.db, {
-      orgId: t.seed.org.id,
-      kind: 'restricted',
-      mode: 'test',
-      scope: 'write',
-      permissions: { workflows: 'read' },
-    });
+    const key = await restrictedKey(t, { workflows: 'read' });
     expect((await call('GET', '/workflows', undefined, key)).res.status).toBe(200);
     const quote = await newQuote();
     const res = await call('POST', `/workflows/${byName.seguimiento!.id}/invoke`, { ids: [quote.id] }, key);
@@ -261,16 +254,6 @@ describe('workflows', () => {
   });
 
   it('runs for a restricted key only when it may itself make the changes its steps make', async () => {
-    const restricted = async (permissions: Record<string, 'read' | 'write'>) =>
-      (
-        await createApiKey(t.db, {
-          orgId: t.seed.org.id,
-          kind: 'restricted',
-          mode: 'test',
-          scope: 'write',
-          permissions,
-        })
-      ).key;
     const quote = await newQuote();
     const tasks = async () =>
       (await t.db.query('SELECT 1 FROM tasks WHERE cotizacion_id = $1', [quote.id])).length;
@@ -280,12 +263,12 @@ describe('workflows', () => {
       { workflows: 'write', cotizaciones: 'write' },
       { workflows: 'write', tareas: 'write' },
     ] as Record<string, 'read' | 'write'>[]) {
-      const key = await restricted(permissions);
+      const key = await restrictedKey(t, permissions);
       const res = await call('POST', `/workflows/${byName.seguimiento!.id}/invoke`, { ids: [quote.id] }, key);
       await expectError(res.res, 403, 'insufficient_scope');
     }
     expect(await tasks()).toBe(0);
-    const allowed = await restricted({ workflows: 'write', cotizaciones: 'write', tareas: 'write' });
+    const allowed = await restrictedKey(t, { workflows: 'write', cotizaciones: 'write', tareas: 'write' });
     const ok = await call(
       'POST',
       `/workflows/${byName.seguimiento!.id}/invoke`,

@@ -11,6 +11,7 @@ import { openPglite } from '../db/pglite.js';
 import { openPostgres } from '../db/postgres.js';
 import { createCatalogDrafter } from '../drafting/catalog-drafter.js';
 import { createLogger } from '../logger.js';
+import { createApiKey } from '../services/api-keys.js';
 import { KeyStore } from '../services/key-store.js';
 import { readCatalog, type SeedResult, seedDemo } from '../services/seed.js';
 import type { AppDeps } from '../types.js';
@@ -168,4 +169,20 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       if (keysDir) rmSync(keysDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A restricted test key of the demo organization with `permissions` (write scope by default). */
+export async function restrictedKey(
+  t: TestContext,
+  permissions: Record<string, 'read' | 'write'>,
+  scope: 'read' | 'write' = 'write',
+): Promise<string> {
+  const created = await createApiKey(t.db, {
+    orgId: t.seed.org.id,
+    kind: 'restricted',
+    mode: 'test',
+    scope,
+    permissions,
+  });
+  return created.key;
 }

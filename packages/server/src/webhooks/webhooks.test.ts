@@ -48,20 +48,23 @@ let sk: string;
 let hook: Awaited<ReturnType<typeof receiver>>;
 // A minute ahead of the database clock: jobs queued "now" by the database are due for the worker.
 let clock = new Date(Date.now() + 60_000);
+/** A delivery worker of this test's database and clock, as each server process runs one. */
+const newWorker = (options: { timeoutMs?: number; batch?: number }) =>
+  new DeliveryWorker({
+    db: t.db,
+    logger: t.deps.logger,
+    now: () => clock,
+    publicUrl: 'http://svc.test',
+    allowLoopback: true,
+    ...options,
+  });
 
 beforeAll(async () => {
   t = await createTestContext({ env: { SVC_UNSAFE_ALLOW_LOOPBACK_WEBHOOKS: '1' } });
   t.setNow(clock);
   sk = t.seed.keys.sk_test_write;
   hook = await receiver();
-  worker = new DeliveryWorker({
-    db: t.db,
-    logger: t.deps.logger,
-    now: () => clock,
-    publicUrl: 'http://svc.test',
-    allowLoopback: true,
-    timeoutMs: 2000,
-  });
+  worker = newWorker({ timeoutMs: 2000 });
 });
 afterAll(async () => {
   await hook.close();
@@ -73,6 +76,15 @@ const advance = (seconds: number) => {
   t.setNow(clock);
 };
 const createHook = async (body: Json, key = sk) => t.call('POST', '/api/v1/webhooks', { key, body });
+/** An endpoint for quote.created with six deliveries due to it, and nothing received yet. */
+async function sixDeliveriesDue(): Promise<Json> {
+  const { data: endpoint } = (await (
+    await createHook({ url: hook.url, eventos: ['quote.created'] })
+  ).json()) as Json;
+  hook.received.length = 0;
+  for (let i = 0; i < 6; i++) await makeQuote();
+  return endpoint;
+}
 const makeQuote = () =>
   t.call('POST', '/api/v1/cotizaciones', {
     key: sk,
@@ -376,19 +388,8 @@ describe('deliveries', () => {
   });
 
   it('never lets two workers make the same attempt', async () => {
-    const { data: endpoint } = (await (
-      await createHook({ url: hook.url, eventos: ['quote.created'] })
-    ).json()) as Json;
-    hook.received.length = 0;
-    for (let i = 0; i < 6; i++) await makeQuote();
-    const other = new DeliveryWorker({
-      db: t.db,
-      logger: t.deps.logger,
-      now: () => clock,
-      publicUrl: 'http://svc.test',
-      allowLoopback: true,
-      batch: 2,
-    });
+    const endpoint = await sixDeliveriesDue();
+    const other = newWorker({ batch: 2 });
     await Promise.all([worker.tick(), other.tick(), worker.tick(), other.tick()]);
     // An attempt is an (event, attempt number) pair: each event once, as its first attempt.
     const attempts = hook.received.map(
@@ -401,19 +402,8 @@ describe('deliveries', () => {
   });
 
   it('stops after the deliveries it claimed, leaving a backlog queued for the next process', async () => {
-    const { data: endpoint } = (await (
-      await createHook({ url: hook.url, eventos: ['quote.created'] })
-    ).json()) as Json;
-    hook.received.length = 0;
-    for (let i = 0; i < 6; i++) await makeQuote();
-    const stopping = new DeliveryWorker({
-      db: t.db,
-      logger: t.deps.logger,
-      now: () => clock,
-      publicUrl: 'http://svc.test',
-      allowLoopback: true,
-      batch: 2,
-    });
+    const endpoint = await sixDeliveriesDue();
+    const stopping = newWorker({ batch: 2 });
     const round = stopping.tick();
     await stopping.stop();
     expect(await round).toBe(2);
