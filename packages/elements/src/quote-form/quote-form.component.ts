@@ -287,10 +287,10 @@ export class SvcQuoteForm extends LitElement {
 
   /** The error in the person's language. */
   #describe(error: SvcApiError): string {
-    const { t, say } = this.#view;
+    const { t } = this.#view;
     const reason = error.detail.reason;
     if (typeof reason === 'string' && t.couponReasons[reason]) return t.couponReasons[reason];
-    return say(errorTemplate(t, error.code), {});
+    return errorTemplate(t, error.code);
   }
 
   /** The figures on screen: the server's preview when it matches the basket, else computed here. */

@@ -73,9 +73,9 @@ export const idempotencyStaleSeconds = (deps: AppDeps): number => deps.idempoten
 
 /**
  * The pipeline in front of every API operation, in this order: find the key (401), check what it
- * may do (403) and, for a publishable key, where from (403), count it against the per-minute rate (429), then run the operation, through the
- * idempotency store when it is a POST, PATCH or DELETE with `Idempotency-Key`, counting it
- * against the monthly quota unless it is a replay.
+ * may do (403) and, for a publishable key, where from (403), count it against the per-minute rate
+ * (429), then run the operation, through the idempotency store when it is a POST, PATCH or DELETE
+ * with `Idempotency-Key`, counting it against the monthly quota unless it is a replay.
  */
 export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHandler<AppEnv> {
   const staleSeconds = idempotencyStaleSeconds(deps);

@@ -104,9 +104,8 @@ export async function insertProduct(
 /** The product as the API returns it: no cost or margin unless `withCost` (secret keys). */
 export function productRecord(p: ProductRow, withCost = false) {
   const { costo, aliases, ...rest } = p;
-  return withCost
-    ? { object: 'product' as const, ...rest, aliases, costo }
-    : { object: 'product' as const, ...rest, aliases };
+  const record = { object: 'product' as const, ...rest, aliases };
+  return withCost ? { ...record, costo } : record;
 }
 
 /** The product's summary carried by `product.*` events: never cost or margin. */

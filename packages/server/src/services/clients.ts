@@ -46,12 +46,10 @@ export async function patchClient(deps: AppDeps, auth: KeyWithOrg, id: string, f
   const scope = { orgId: auth.org.id, mode: auth.key.mode };
   return deps.db.transaction(async (tx) => {
     // An empty patch changes nothing: the client as it is, with no event.
-    const client =
-      Object.keys(fields).length === 0
-        ? await findClientById(tx, scope, id)
-        : await updateClient(tx, scope, id, fields);
+    const empty = Object.keys(fields).length === 0;
+    const client = empty ? await findClientById(tx, scope, id) : await updateClient(tx, scope, id, fields);
     if (!client) throw notFound('Client');
-    if (Object.keys(fields).length === 0) return client;
+    if (empty) return client;
     await insertEvent(tx, {
       orgId: scope.orgId,
       mode: auth.key.mode,
