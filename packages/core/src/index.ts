@@ -2,6 +2,7 @@ export { isCountryCode } from './countries.js';
 export { isCurrencyCode } from './currencies.js';
 export { docUrl, ERROR_CODES, type ErrorCode } from './error-codes.js';
 export {
+  convertPrice,
   currencyExponent,
   formatMoney,
   fromMinor,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { isCurrencyCode } from './currencies.js';
-import { currencyExponent, formatMoney, fromMinor, roundHalfAwayFromZero, toMinor } from './money.js';
+import {
+  convertPrice,
+  currencyExponent,
+  formatMoney,
+  fromMinor,
+  roundHalfAwayFromZero,
+  toMinor,
+} from './money.js';
 
 describe('money', () => {
   it('knows ISO 4217 exponents', () => {
@@ -34,5 +41,15 @@ describe('money', () => {
   it('formats money in the locale', () => {
     expect(formatMoney(24500, 'MXN', 'es-MX')).toBe('$24,500.00');
     expect(formatMoney(1234.5, 'EUR', 'de')).toMatch(/1\.234,50\s€/);
+  });
+
+  it('converts prices through the organization currency, to the minor unit, or not at all', () => {
+    const rates = { USD: 18.5, EUR: 20 };
+    expect(convertPrice(24500, 'MXN', 'USD', 'MXN', rates)).toBe(1324.32);
+    expect(convertPrice(100, 'USD', 'MXN', 'MXN', rates)).toBe(1850);
+    expect(convertPrice(100, 'USD', 'EUR', 'MXN', rates)).toBe(92.5);
+    expect(convertPrice(10, 'USD', 'USD', 'MXN', {})).toBe(10);
+    expect(convertPrice(1000, 'MXN', 'JPY', 'MXN', { JPY: 0.12 })).toBe(8333);
+    expect(convertPrice(100, 'MXN', 'EUR', 'MXN', { USD: 18.5 })).toBeNull();
   });
 });

@@ -44,6 +44,27 @@ export const fromMinor = (minor: number, currency: string): number => {
   return exponent === 0 ? minor : Number((minor / 10 ** exponent).toFixed(exponent));
 };
 
+/**
+ * A price converted into another currency with an organization's exchange rates, rounded to the
+ * target's minor unit; `null` when a rate is missing (the caller fails closed, never invents one).
+ * Rates say what 1 unit of a currency is worth in the organization's own currency. The server
+ * prices quotes and the widget shows prices with this one function, so both agree to the cent.
+ * @example convertPrice(24500, 'MXN', 'USD', 'MXN', { USD: 18.5 }) // 1324.32
+ */
+export function convertPrice(
+  amount: number,
+  from: string,
+  to: string,
+  orgCurrency: string,
+  rates: Readonly<Record<string, number>>,
+): number | null {
+  if (from === to) return amount;
+  const toOrg = from === orgCurrency ? 1 : rates[from];
+  const fromOrg = to === orgCurrency ? 1 : rates[to];
+  if (!toOrg || !fromOrg) return null;
+  return fromMinor(toMinor((amount * toOrg) / fromOrg, to), to);
+}
+
 const formatters = new Map<string, Intl.NumberFormat>();
 
 /**

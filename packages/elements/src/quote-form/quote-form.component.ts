@@ -1,4 +1,4 @@
-import { computeTotals, formatMoney } from '@svc/core';
+import { computeTotals, convertPrice, formatMoney } from '@svc/core';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import {
   type ClientFieldsState,
@@ -36,6 +36,8 @@ export interface ElementsConfig {
   locales?: string[];
   currency: string;
   currencies: string[];
+  /** What 1 unit of each currency is worth in `currency`. */
+  fx_rates?: Record<string, number>;
   iva_incluido: boolean;
   default_tax_rate: number;
   terminos: string | null;
@@ -200,14 +202,32 @@ export class SvcQuoteForm extends LitElement {
     );
   }
 
-  /** The document currency: the `currency` attribute when the merchant quotes in it. */
+  /**
+   * The document currency: the `currency` attribute when the merchant quotes in it and has the
+   * exchange rates to price its whole catalog in it, else the merchant's own.
+   */
   get activeCurrency(): string {
     const config = this.config;
     const wanted = this.currency?.toUpperCase();
-    // Catalog prices come in the merchant's currency; another one needs the server to price them.
-    return wanted && config?.currencies.includes(wanted) && config.catalog.every((p) => p.moneda === wanted)
-      ? wanted
-      : (config?.currency ?? 'MXN');
+    if (!config) return 'MXN';
+    const priced =
+      wanted &&
+      config.currencies.includes(wanted) &&
+      config.catalog.every((p) => this.#price(p, wanted) !== null);
+    return priced ? wanted : config.currency;
+  }
+
+  /** A catalog product's price in `currency`, converted as the server converts it. */
+  #price(product: PickerProduct, currency = this.activeCurrency): number | null {
+    const config = this.config;
+    if (!config) return null;
+    return convertPrice(
+      product.precio_lista,
+      product.moneda,
+      currency,
+      config.currency,
+      config.fx_rates ?? {},
+    );
   }
 
   /** Whether the totals on screen are the server's preview of the current basket. */
@@ -245,8 +265,27 @@ export class SvcQuoteForm extends LitElement {
     if (changed.has('publishableKey') || changed.has('apiBase')) void this.#load();
     if (changed.has('items') && this.items.length > 0) {
       this.lines = this.items.map((item) => ({ ...item, key: ++keys }));
+      this.#repriceCatalogLines();
+      this.#changed();
+    } else if (changed.has('currency') && this.config && this.lines.length > 0) {
+      // Another document currency: new prices, and totals the server must confirm again.
+      this.#repriceCatalogLines();
       this.#changed();
     }
+  }
+
+  /**
+   * Catalog lines carry the catalog's price in the document currency (the server refuses any
+   * other from a publishable key): priced again when the configuration or the currency arrives.
+   */
+  #repriceCatalogLines(): void {
+    const catalog = this.config?.catalog;
+    if (!catalog) return;
+    this.lines = this.lines.map((line) => {
+      const product = line.producto_id ? catalog.find((p) => p.id === line.producto_id) : undefined;
+      const price = product && this.#price(product);
+      return price == null || price === line.precio_unitario ? line : { ...line, precio_unitario: price };
+    });
   }
 
   async #load(): Promise<void> {
@@ -264,6 +303,7 @@ export class SvcQuoteForm extends LitElement {
       const data = await request;
       if (load !== this.#loads) return;
       this.config = data;
+      this.#repriceCatalogLines();
       if (data.org.color) this.style.setProperty('--svc-brand', data.org.color);
       this.fiscalCountry ||= (this.cliente.fiscal?.country ?? data.org.country ?? '').toUpperCase();
       this.phase = 'ready';
@@ -399,7 +439,7 @@ export class SvcQuoteForm extends LitElement {
     this.#addLine({
       descripcion: product.nombre,
       cantidad: 1,
-      precio_unitario: product.precio_lista,
+      precio_unitario: this.#price(product) ?? product.precio_lista,
       producto_id: product.id,
       sku: product.sku,
       unidad: product.unidad,
@@ -663,7 +703,7 @@ export class SvcQuoteForm extends LitElement {
           .label=${t.pickerLabel}
           .placeholder=${t.pickerPlaceholder}
           .emptyText=${t.noMatches}
-          .formatPrice=${(p: PickerProduct) => view.money(p.precio_lista)}
+          .formatPrice=${(p: PickerProduct) => view.money(this.#price(p) ?? p.precio_lista)}
           @svc-pick=${(e: CustomEvent<ElementsConfig['catalog'][number]>) => this.#pick(e.detail)}
         ></svc-product-picker>
         ${config.features.custom_items ? customLine(view, (line) => this.#addLine(line)) : nothing}

@@ -208,6 +208,31 @@ describe('<svc-quote-form>', () => {
       assert.include(totalsText(form), 'MX$28,420.00');
     });
 
+    it('quotes in another currency of the merchant, priced as the server prices it', async () => {
+      const form = await mount({ attrs: { locale: 'en', currency: 'usd' } });
+      assert.equal(form.activeCurrency, 'USD');
+      await pick(form, 'Monitor 27');
+      // 7,800 MXN at the demo's 18.5 MXN a dollar: 421.62; + 16 % tax: 489.08.
+      assert.equal(form.lines[0]?.precio_unitario, 421.62);
+      assert.include(totalsText(form), '489.08');
+      await until(() => form.totalsConfirmed, 'server totals');
+      assert.include(totalsText(form), '489.08');
+      await fillClient(form, `Imprenta Sol ${Date.now()}`, 'compras@sol.example');
+      const created = await form.submit();
+      assert.equal(created.moneda, 'USD');
+      assert.equal(created.total, 489.08);
+      // Back to the merchant's own currency: the catalog line takes the catalog price again.
+      const other = await mount({ attrs: { locale: 'en' } });
+      await pick(other, 'Monitor 27');
+      other.currency = 'USD';
+      await other.updateComplete;
+      assert.equal(other.lines[0]?.precio_unitario, 421.62);
+      other.currency = 'EUR';
+      await other.updateComplete;
+      assert.equal(other.activeCurrency, 'MXN', 'EUR is not among the merchant’s currencies');
+      assert.equal(other.lines[0]?.precio_unitario, 7800);
+    });
+
     it('fires svc-change with the basket', async () => {
       const form = await mount();
       const changes: CustomEvent[] = [];

@@ -193,6 +193,7 @@ describe('GET /elements/config', () => {
       locales: ['es', 'en', 'pt', 'fr', 'de'],
       currency: 'MXN',
       currencies: ['MXN', 'USD'],
+      fx_rates: { USD: 18.5 },
       iva_incluido: false,
       default_tax_rate: 0.16,
       features: { ai_draft: true, coupons: true, custom_items: true },

@@ -6,6 +6,7 @@ import { sha256 } from '../ids.js';
 import { listProducts } from '../repositories/products.js';
 import type { KeyStore, KeyWithOrg } from './key-store.js';
 import { planText } from './payments.js';
+import { fxRates } from './pricing.js';
 
 /** A content coding the configuration is also kept in, as `Content-Encoding` names it. */
 export type ConfigEncoding = 'br' | 'gzip';
@@ -103,6 +104,9 @@ export class ElementsConfigCache {
       locales: LANGUAGES,
       currency: org.currency,
       currencies: org.currencies,
+      // What 1 unit of each currency is worth in `currency`: the widget converts catalog prices
+      // into the visitor's currency with them, exactly as the server prices the quote.
+      fx_rates: fxRates(org),
       iva_incluido: false,
       default_tax_rate: org.default_tax_rate,
       terminos: widget.terms_text ?? null,

@@ -1,7 +1,7 @@
 import {
   computeTotals,
+  convertPrice,
   type Discount,
-  fromMinor,
   type QuoteLineRequest,
   type Totals,
   toMinor,
@@ -44,20 +44,19 @@ export interface PricingCaller {
  * closed with 503 `fx_unavailable`, never inventing one.
  */
 export function catalogPrice(product: ProductRow, currency: string, org: Org): number {
-  if (product.moneda === currency) return product.precio_lista;
-  const rates = org.widget.fx_rates ?? {};
-  // Rates are "1 unit of X is worth N units of the organization's currency".
-  const toOrg = product.moneda === org.currency ? 1 : rates[product.moneda];
-  const fromOrg = currency === org.currency ? 1 : rates[currency];
-  if (!toOrg || !fromOrg) {
+  const price = convertPrice(product.precio_lista, product.moneda, currency, org.currency, fxRates(org));
+  if (price === null) {
     throw new ApiError(
       503,
       'fx_unavailable',
       `No exchange rate from ${product.moneda} to ${currency} is available.`,
     );
   }
-  return fromMinor(toMinor((product.precio_lista * toOrg) / fromOrg, currency), currency);
+  return price;
 }
+
+/** The organization's exchange rates: what 1 unit of each currency is worth in its own. */
+export const fxRates = (org: Org): Record<string, number> => org.widget.fx_rates ?? {};
 
 /**
  * Resolves request lines against the catalog: unknown products are refused, catalog lines carry
