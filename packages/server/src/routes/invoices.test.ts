@@ -436,6 +436,11 @@ describe('invoice actions', () => {
     expect(part.pagos[0]).toMatchObject({ monto: 1000, metodo: 'transferencia', referencia: 'SPEI 123' });
     await expectError((await act(inv.id, { action: 'pay', monto: 1320.01 })).res, 400, 'invalid_request');
     await expectError((await act(inv.id, { action: 'pay', monto: 0 })).res, 400, 'invalid_request');
+    await expectError(
+      (await act(inv.id, { action: 'pay', monto: 1, fecha: '0000-01-01' })).res,
+      400,
+      'invalid_request',
+    );
     // More decimals than the currency has would leave payments that do not add up to pagado.
     for (const action of ['pay', 'credit_note']) {
       const refused = await act(inv.id, {

@@ -192,8 +192,10 @@ describe('quote action pay', () => {
     }
     const missing = await action(id, { action: 'pay' });
     expect((await expectError(missing.res, 400, 'invalid_request')).error).toContain('monto');
-    const badDate = await action(id, { action: 'pay', monto: 1, fecha: '2026-02-30' });
-    expect((await expectError(badDate.res, 400, 'invalid_request')).error).toContain('fecha');
+    for (const fecha of ['2026-02-30', '0000-01-01']) {
+      const badDate = await action(id, { action: 'pay', monto: 1, fecha });
+      expect((await expectError(badDate.res, 400, 'invalid_request')).error).toContain('fecha');
+    }
     const d = await detail(id);
     expect(d).toMatchObject({ pagado: 1000, saldo: 160 });
     expect(d.pagos).toHaveLength(1);

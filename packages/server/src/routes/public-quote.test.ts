@@ -441,6 +441,9 @@ describe('rejecting, talking and promising on the page', () => {
       { fecha_promesa: fecha, monto: String(after.saldo + 1) },
       { fecha_promesa: 'mañana', monto: '10' },
       { fecha_promesa: fecha, monto: '-5' },
+      // Days that are not on the calendar: no 500 from the database.
+      { fecha_promesa: `${Number(fecha.slice(0, 4)) + 1}-02-30`, monto: '10' },
+      { fecha_promesa: '0000-01-01', monto: '10' },
     ]) {
       const res = await send(q.token, 'promise', fields);
       expect(res.status).toBe(400);

@@ -12,7 +12,7 @@ import { QUOTE_PAGE_MESSAGES, type QuotePageMessages } from '../i18n/quote-page.
 import { enforceRateLimit } from '../middleware/rate-limit.js';
 import { findQuoteMessages, type Proposal } from '../repositories/quote-messages.js';
 import { findQuoteByToken, findQuoteItems, type QuoteRow } from '../repositories/quotes.js';
-import { emailAddress } from '../schemas/requests.js';
+import { dayExists, emailAddress } from '../schemas/requests.js';
 import { approveOnPage, commentOnPage, promiseOnPage, rejectOnPage } from '../services/client-decisions.js';
 import { findOrg } from '../services/orgs.js';
 import { isoDay, paymentFields } from '../services/payments.js';
@@ -145,7 +145,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
     } else {
       const fecha = text(form, 'fecha_promesa');
       const monto = positiveNumber(text(form, 'monto'));
-      if (!ISO_DATE.test(fecha) || Number.isNaN(Date.parse(fecha)) || monto === undefined) {
+      if (!ISO_DATE.test(fecha) || !dayExists(fecha) || monto === undefined) {
         throw new FormRefusal('promise');
       }
       await promiseOnPage(deps, token, { fecha_promesa: fecha, monto });

@@ -29,7 +29,7 @@ async function openReview(url: string, lang = '') {
   const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
   return { res, page, cookie, csrf };
 }
-async function decide(url: string, decision: 'approve' | 'reject') {
+async function decide(url: string, decision: string) {
   const { cookie, csrf } = await openReview(url);
   const res = await t.app.request(path(url), {
     method: 'POST',
@@ -263,10 +263,42 @@ describe('the review page', () => {
       body: 'garbage',
     });
     expect(res.status).toBe(400);
-    for (const coupon of [{ expires_at: '2026-02-30T00:00:00Z' }, { max_uses: 2 ** 31 }]) {
+    for (const coupon of [
+      { expires_at: '2026-02-30T00:00:00Z' },
+      { expires_at: '0000-01-01T00:00:00Z' },
+      { max_uses: 2 ** 31 },
+    ]) {
       const bad = await propose({ cupones: [{ code: 'FECHA1', tipo: 'porcentaje', valor: 5, ...coupon }] });
       await expectError(bad.res, 400, 'invalid_request');
     }
+  });
+
+  it('decides only on approve or reject: any other decision is 400 and the plan stays pending', async () => {
+    const { body } = await propose(fullPlan());
+    for (const decision of ['', 'maybe']) {
+      const { res } = await decide(body.data.review_url, decision);
+      expect(res.status).toBe(400);
+    }
+    const plan = await t.call('GET', `/api/v1/setup/plans/${body.data.id}`, { key: sk });
+    expect(((await plan.json()) as Json).data.status).toBe('pending_review');
+  });
+
+  it('refuses, when proposed, a max_uses below the uses a coupon already has', async () => {
+    const { org } = t.seed;
+    await t.db.query(
+      `INSERT INTO coupons (org_id, mode, code, tipo, valor, max_uses, uses) VALUES ($1, 'test', 'USADO3', 'porcentaje', 5, 10, 3)`,
+      [org.id],
+    );
+    const coupon = { code: 'usado3', tipo: 'porcentaje', valor: 5 };
+    const bad = await propose({ cupones: [{ ...coupon, max_uses: 2 }] });
+    expect((await expectError(bad.res, 400, 'invalid_request')).error).toContain('cupones[0].max_uses');
+    expect(await count(`setup_plans WHERE org_id = $1 AND propuesta::text LIKE '%usado3%'`, [org.id])).toBe(
+      0,
+    );
+    const fits = await propose({ cupones: [{ ...coupon, max_uses: 3 }] });
+    expect(fits.res.status).toBe(200);
+    expect((await decide(fits.body.data.review_url, 'approve')).res.status).toBe(200);
+    expect(await count(`coupons WHERE org_id = $1 AND code = 'USADO3' AND max_uses = 3`, [org.id])).toBe(1);
   });
 
   it('rejects, and expires after 7 days, applying nothing', async () => {

@@ -148,6 +148,8 @@ ${
           PUBLIC_PAGE_HEADERS,
         );
       }
+      // Only the form's two buttons decide: anything else is not a decision, and changes nothing.
+      if (form.decision !== 'approve' && form.decision !== 'reject') return unreadableForm(c);
       const decision = TOKEN_RE.test(token)
         ? await decideSetupPlan(deps, token, form.decision === 'approve')
         : undefined;

@@ -83,7 +83,7 @@ describe('tasks', () => {
 
   it('lists with filters done, cotizacion_id and limit/offset', async () => {
     const all = (await call('GET', '/tareas?limit=200')).body;
-    expect(all.meta).toEqual({ limit: 200, offset: 0, total: all.data.length });
+    expect(all.meta).toEqual({ limit: 200, offset: 0, total: all.data.length, next_cursor: null });
     const open = (await call('GET', '/tareas?done=false')).body;
     expect(open.data.every((task: Json) => task.done === false)).toBe(true);
     const done = (await call('GET', '/tareas?done=true')).body;
@@ -102,6 +102,7 @@ describe('tasks', () => {
     [{ titulo: '' }, 'titulo'],
     [{ titulo: 'x'.repeat(201) }, 'titulo'],
     [{ titulo: 'ok', due_date: '2026-13-01' }, 'due_date'],
+    [{ titulo: 'ok', due_date: '0000-01-01' }, 'due_date'],
     [{ titulo: 'ok', cotizacion_id: 'nope' }, 'cotizacion_id'],
     [{ titulo: 'ok', cotizacion_id: '00000000-0000-4000-8000-000000000000' }, 'cotizacion_id'],
     [{ titulo: 'ok', extra: 1 }, 'extra'],

@@ -60,10 +60,13 @@ export const testHelperSchema = v.strictObject({
   action: v.picklist(['open', 'expire', 'break_promises'], 'must be open, expire or break_promises'),
 });
 
-/** Whether `day` (`YYYY-MM-DD`) is a day of the calendar: not 2026-02-30. */
+/**
+ * Whether `day` (`YYYY-MM-DD`) is a day of the calendar: not 2026-02-30, and not in the year 0000,
+ * which JavaScript's dates accept and PostgreSQL's do not.
+ */
 export const dayExists = (day: string): boolean => {
   const date = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day) && !day.startsWith('0000');
 };
 
 /** An ISO calendar date (`YYYY-MM-DD`) that exists. */

@@ -83,7 +83,7 @@ async function readCurrent(
       : [],
     codes.length
       ? db.query<Record<string, unknown> & { code: string; version: string }>(
-          `SELECT code, tipo, valor, moneda, max_uses, active, ${ISO('expires_at')}, xmin::text AS version
+          `SELECT code, tipo, valor, moneda, max_uses, uses, active, ${ISO('expires_at')}, xmin::text AS version
            FROM coupons WHERE org_id = $1 AND mode = $2 AND lower(code) = ANY($3::text[])`,
           [orgId, mode, codes],
         )
@@ -166,6 +166,14 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
   (plan.workflows ?? []).forEach((w, i) => {
     if (current.workflows.has(w.nombre)) {
       throw invalidRequest(`workflows[${i}].nombre: a workflow named ${w.nombre} already exists`);
+    }
+  });
+  (plan.cupones ?? []).forEach((c, i) => {
+    const uses = Number(current.cupones.get(c.code.toLowerCase())?.uses ?? 0);
+    if (c.max_uses != null && c.max_uses < uses) {
+      throw invalidRequest(
+        `cupones[${i}].max_uses: ${c.code} has already been used ${uses} times; max_uses cannot be lower`,
+      );
     }
   });
   const count = <T>(items: T[] | undefined, exists: (item: T) => boolean) => ({
