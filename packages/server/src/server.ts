@@ -63,6 +63,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     now: deps.now,
     publicUrl: config.publicUrl,
     allowLoopback: config.unsafeAllowLoopbackWebhooks,
+    mailer: deps.mailer,
     leaseSeconds: config.webhookLeaseSeconds,
   });
   await worker.start();

@@ -236,9 +236,9 @@ describe('workflows', () => {
     const all = await call('GET', '/workflows');
     const total = all.body.data.length as number;
     expect(total).toBeGreaterThanOrEqual(3);
-    expect(all.body.meta).toEqual({ limit: 20, offset: 0, total });
+    expect(all.body.meta).toEqual({ limit: 20, offset: 0, total, next_cursor: null });
     const page = await call('GET', '/workflows?limit=1&offset=1');
-    expect(page.body.meta).toEqual({ limit: 1, offset: 1, total });
+    expect(page.body.meta).toEqual({ limit: 1, offset: 1, total, next_cursor: null });
     expect(page.body.data.map((w: Json) => w.id)).toEqual([all.body.data[1].id]);
     await expectError((await call('GET', '/workflows?limit=0')).res, 400, 'invalid_request');
     await expectError((await call('GET', '/workflows?offset=-1')).res, 400, 'invalid_request');

@@ -149,6 +149,6 @@ export async function listTaskPage(deps: AppDeps, auth: KeyWithOrg, query: TaskL
   const page = await listTasks(deps.db, scopeOf(auth), query);
   return {
     data: page.rows.map(taskView),
-    meta: { limit: query.limit, offset: query.offset, total: page.total },
+    meta: { limit: query.limit, offset: query.offset, total: page.total, next_cursor: null },
   };
 }

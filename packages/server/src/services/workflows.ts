@@ -47,7 +47,7 @@ export async function listWorkflowPage(
   const rows = await listWorkflows(deps.db, auth.org.id);
   return {
     data: rows.slice(page.offset, page.offset + page.limit).map(workflowView),
-    meta: { limit: page.limit, offset: page.offset, total: rows.length },
+    meta: { limit: page.limit, offset: page.offset, total: rows.length, next_cursor: null },
   };
 }
 

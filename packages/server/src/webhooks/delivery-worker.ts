@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { EVENTS_CHANNEL } from '../repositories/events.js';
+import type { Mailer } from '../services/mailer.js';
+import { deliverQueuedEmail, type QueuedEmail, queueEmail } from '../services/quote-email.js';
 import { publicLink } from '../services/quote-view.js';
 import type { EndpointRow } from './repository.js';
 import { MAX_ATTEMPTS, nextAttemptAt } from './schedule.js';
@@ -16,6 +18,8 @@ export interface WorkerDeps {
   now: () => Date;
   publicUrl: string;
   allowLoopback: boolean;
+  /** Sends the endpoint-health e-mails of live endpoints; without it they stay in the outbox. */
+  mailer?: Mailer | null;
   resolve?: Resolver;
   timeoutMs?: number;
   /** Deliveries claimed per round. @defaultValue 10 */
@@ -190,7 +194,7 @@ export class DeliveryWorker {
       allowLoopback: this.#deps.allowLoopback,
       timeoutMs: this.#deps.timeoutMs ?? 10_000,
     });
-    await db.transaction(async (tx) => {
+    const notice = await db.transaction(async (tx): Promise<QueuedEmail | null> => {
       await tx.query(
         `INSERT INTO webhook_attempts (id, job_id, attempt, status_code, ok, duration_ms, response_excerpt, error)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -211,7 +215,7 @@ export class DeliveryWorker {
           [job.id, attempt],
         );
         await tx.query('UPDATE webhook_endpoints SET failure_streak = 0 WHERE id = $1', [endpoint.id]);
-        return;
+        return null;
       }
       // Only an event that used up its retries, or a failed manual test or replay, counts.
       const final = attempt >= MAX_ATTEMPTS || job.manual;
@@ -220,7 +224,7 @@ export class DeliveryWorker {
           `UPDATE webhook_jobs SET state = 'pending', attempts = $2, next_at = $3, lease_until = NULL WHERE id = $1`,
           [job.id, attempt, nextAttemptAt(now, attempt)],
         );
-        return;
+        return null;
       }
       await tx.query(
         `UPDATE webhook_jobs SET state = 'failed', attempts = $2, finished_at = now(), lease_until = NULL WHERE id = $1`,
@@ -240,32 +244,50 @@ export class DeliveryWorker {
           `UPDATE webhook_jobs SET state = 'cancelled', finished_at = now() WHERE endpoint_id = $1 AND state = 'pending'`,
           [endpoint.id],
         );
-        await this.#notifyOwner(
+        return this.#notifyOwner(
           tx,
           endpoint,
           `Webhook endpoint disabled after ${streak} failed deliveries: ${endpoint.url}`,
         );
-      } else if (
+      }
+      if (
         streak >= 3 &&
         (!row?.warned_at || now.getTime() - new Date(row.warned_at).getTime() > 86_400_000)
       ) {
         await tx.query('UPDATE webhook_endpoints SET warned_at = $2 WHERE id = $1', [endpoint.id, now]);
-        await this.#notifyOwner(
+        return this.#notifyOwner(
           tx,
           endpoint,
           `Webhook endpoint failing: ${streak} events in a row could not be delivered to ${endpoint.url}`,
         );
       }
+      return null;
     });
+    const { mailer } = this.#deps;
+    if (notice && mailer) await deliverQueuedEmail(db, mailer, notice);
   }
 
-  /** The warning and disabling e-mails go to the organization's outbox. */
-  async #notifyOwner(tx: Queryable, endpoint: EndpointRow, message: string): Promise<void> {
-    await tx.query(
-      `INSERT INTO email_outbox (org_id, mode, to_email, subject, body, status, skipped_reason)
-       VALUES ($1, $2, NULL, $3, $4, 'skipped', 'internal_notice')`,
-      [endpoint.org_id, endpoint.mode, 'Webhook endpoint health', message],
+  /**
+   * The warning and disabling e-mails go to the organization's notice address (`email_avisos`)
+   * through the outbox, like every e-mail: sent after commit for live endpoints with SMTP, kept in
+   * the outbox with the reason otherwise.
+   */
+  async #notifyOwner(tx: Queryable, endpoint: EndpointRow, message: string): Promise<QueuedEmail | null> {
+    const [org] = await tx.query<{ email_avisos: string | null }>(
+      'SELECT email_avisos FROM orgs WHERE id = $1',
+      [endpoint.org_id],
     );
+    const { queued } = await queueEmail(tx, {
+      orgId: endpoint.org_id,
+      mode: endpoint.mode,
+      quoteId: null,
+      to: org?.email_avisos ?? null,
+      subject: 'Webhook endpoint health',
+      text: message,
+      smtp: !!this.#deps.mailer,
+      missing: 'no_seller_email',
+    });
+    return queued;
   }
 }
 

@@ -109,7 +109,8 @@ export async function reactivate(deps: AppDeps, auth: KeyWithOrg, id: string, re
     if (retryLast24h) {
       const jobs = await tx.query(
         `UPDATE webhook_jobs SET state = 'pending', attempts = 0, next_at = $2, manual = false, finished_at = NULL
-         WHERE endpoint_id = $1 AND state IN ('failed', 'cancelled') AND created_at > $2::timestamptz - interval '24 hours'
+         WHERE endpoint_id = $1 AND state IN ('failed', 'cancelled')
+           AND coalesce(finished_at, created_at) > $2::timestamptz - interval '24 hours'
          RETURNING id`,
         [endpoint.id, now],
       );

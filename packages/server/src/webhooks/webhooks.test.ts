@@ -290,12 +290,27 @@ describe('deliveries', () => {
       [endpoint.id],
     );
     expect(row).toEqual({ status: 'disabled', failure_streak: 5 });
+    // The owner is told at the organization's notice address (kept in the outbox in test mode).
+    const notices = await t.db.query<{ to_email: string; body: string; skipped_reason: string }>(
+      `SELECT to_email, body, skipped_reason FROM email_outbox WHERE org_id = $1 AND subject = 'Webhook endpoint health'`,
+      [t.seed.org.id],
+    );
+    expect(notices.at(-1)).toMatchObject({
+      to_email: 'ventas@estudio-nopal.example',
+      skipped_reason: 'test_mode',
+    });
+    expect(notices.at(-1)!.body).toContain('disabled after 5 failed deliveries');
     await makeQuote();
     await worker.tick();
     expect(hook.received).toHaveLength(11);
-    // Back to the present: the event that failed for good is within the last 24 hours.
+    // Back to the present: the event that failed for good failed within the last 24 hours, though
+    // it was created days before (its 11 attempts take ~3.7 days).
     clock = new Date(Date.now() + 60_000);
     t.setNow(clock);
+    await t.db.query(
+      `UPDATE webhook_jobs SET created_at = created_at - interval '4 days' WHERE endpoint_id = $1 AND state = 'failed'`,
+      [endpoint.id],
+    );
     const res = await t.call('POST', `/api/v1/webhooks/${endpoint.id}/reactivate`, {
       key: sk,
       body: { retry_last_24h: true },
