@@ -111,6 +111,23 @@ describe('the ambient transaction', () => {
     expect(rows.every((r) => r.tx !== inside)).toBe(true);
     await db.query('DROP TABLE after_tx');
   });
+
+  it('sends a notification made inside a transaction once it has committed, without waiting on it', async () => {
+    const heard: string[] = [];
+    const unlisten = await db.listen('svc_test_after', (payload) => heard.push(payload));
+    try {
+      await db.transaction(async () => {
+        // On PGlite's one connection this waited forever for the open transaction.
+        await db.notify('svc_test_after', 'changed');
+        await new Promise((r) => setTimeout(r, 50));
+        expect(heard).toEqual([]);
+      });
+      await until(async () => heard.length > 0, 'the notification');
+      expect(heard).toEqual(['changed']);
+    } finally {
+      await unlisten();
+    }
+  });
 });
 
 // Change notifications carry key revocations and catalog changes to every cache. On PostgreSQL

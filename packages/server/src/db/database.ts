@@ -59,7 +59,10 @@ export interface Database extends Queryable {
   inTransaction(): boolean;
   /** Subscribes to a notification channel (LISTEN). Returns the unsubscribe function. */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
-  /** Sends a notification (NOTIFY) to every process listening on `channel`, this one included. */
+  /**
+   * Sends a notification (NOTIFY) to every process listening on `channel`, this one included; when
+   * called inside a transaction, after it ends.
+   */
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -116,7 +119,14 @@ export function createDatabase(driver: DriverAdapter): Database {
     },
     inTransaction: () => ambient.getStore() !== undefined,
     listen: (channel, onMessage) => driver.listen(channel, onMessage),
-    notify: (channel, payload) => driver.notify(channel, payload),
+    notify(channel, payload) {
+      // Inside a transaction the message goes out once it ends: others must not reload what has
+      // not committed, and PGlite's one connection would wait forever for the open transaction.
+      const tx = ambient.getStore();
+      if (!tx) return driver.notify(channel, payload);
+      afterwards.get(tx)?.push(() => driver.notify(channel, payload));
+      return Promise.resolve();
+    },
     close: () => driver.close(),
   };
 }

@@ -1,4 +1,5 @@
 import { invalidRequest } from '../errors.js';
+import { decodeOffsetCursor, encodeOffsetCursor } from './cursor.js';
 
 /** Reads an optional integer query parameter within bounds; 400 naming the parameter otherwise. */
 export function intParam(
@@ -31,3 +32,31 @@ export function onlyParams(query: Record<string, string>, allowed: readonly stri
   const unknown = Object.keys(query).filter((name) => !allowed.includes(name));
   if (unknown.length > 0) throw invalidRequest(`${unknown.join(', ')}: unknown query parameter`);
 }
+
+/** A page of a list paged by offset. */
+export interface OffsetPage {
+  limit: number;
+  offset: number;
+}
+
+/**
+ * `limit` and `offset` of a list paged by offset (only `others` besides them); a `cursor` (the
+ * previous page's `meta.next_cursor`) stands for the offset.
+ */
+export function offsetPaging(query: Record<string, string>, others: readonly string[] = []): OffsetPage {
+  onlyParams(query, ['limit', 'offset', 'cursor', ...others]);
+  const limit = intParam(query.limit, 'limit', 1, 200) ?? 20;
+  if (query.cursor !== undefined) {
+    if (query.offset !== undefined) throw invalidRequest('cursor: give either cursor or offset');
+    return { limit, offset: decodeOffsetCursor(query.cursor) };
+  }
+  return { limit, offset: intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0 };
+}
+
+/** The `meta` of an offset page: `next_cursor` names the next page, null after the last. */
+export const offsetMeta = (page: OffsetPage, total: number) => ({
+  limit: page.limit,
+  offset: page.offset,
+  total,
+  next_cursor: page.offset + page.limit < total ? encodeOffsetCursor(page.offset + page.limit) : null,
+});

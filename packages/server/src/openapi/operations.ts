@@ -244,7 +244,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'List clients',
     tag: 'Clients',
     scope: 'read',
-    query: [limit(200), offset],
+    query: [limit(200), offset, cursor],
   },
   {
     method: 'post',
@@ -269,7 +269,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'List products',
     tag: 'Products',
     scope: 'read',
-    query: [limit(200), offset],
+    query: [limit(200), offset, cursor],
   },
   {
     method: 'post',
@@ -453,6 +453,7 @@ export const OPERATIONS: Operation[] = [
     query: [
       limit(200),
       offset,
+      cursor,
       { name: 'done', type: 'string', enum: ['true', 'false'], description: 'done or pending tasks' },
       { name: 'cotizacion_id', type: 'string', description: 'tasks of this quote' },
       { name: 'factura_id', type: 'string', description: 'tasks of this invoice' },
@@ -473,7 +474,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The organization's workflows",
     tag: 'Workflows',
     scope: 'read',
-    query: [limit(200), offset],
+    query: [limit(200), offset, cursor],
   },
   {
     method: 'post',

@@ -463,10 +463,14 @@ export async function listQuotes(
   return { rows: page, total, more: rows.length > query.limit };
 }
 
-/** Deletes a quote, counting it on its folio counter, which gives the unfiltered list its total. */
+/**
+ * Deletes a quote, counting it on its folio counter, which gives the unfiltered list its total, and
+ * keeping its public link for the deliveries of its events (migration 025).
+ */
 export async function deleteQuote(tx: Queryable, id: string): Promise<void> {
   await tx.query(
-    `WITH gone AS (DELETE FROM quotes WHERE id = $1 RETURNING org_id, mode)
+    `WITH gone AS (DELETE FROM quotes WHERE id = $1 RETURNING id, org_id, mode, token),
+     kept AS (INSERT INTO removed_quote_links (quote_id, token) SELECT id, token FROM gone)
      UPDATE folio_counters SET deleted = deleted + 1 FROM gone
      WHERE folio_counters.org_id = gone.org_id AND folio_counters.mode = gone.mode`,
     [id],

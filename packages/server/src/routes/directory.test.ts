@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../testing/assertions.js';
+import { expectError, until } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 
 let t: TestContext;
@@ -110,6 +110,57 @@ describe('clients', () => {
 });
 
 describe('products', () => {
+  it('pages the catalog by meta.next_cursor to its end, each product once, and refuses a cursor it did not give', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor ? `limit=7&cursor=${cursor}` : 'limit=7';
+      const page = await json(await t.call('GET', `/api/v1/productos?${query}`, { key: sk }));
+      seen.push(...page.data.map((p: { id: string }) => p.id));
+      cursor = page.meta.next_cursor;
+      expect(page.meta.total).toBeGreaterThan(7);
+      pages++;
+    } while (cursor && pages < 100);
+    const all = await json(await t.call('GET', '/api/v1/productos?limit=200', { key: sk }));
+    expect(all.meta.next_cursor).toBeNull();
+    expect(seen).toEqual(all.data.map((p: { id: string }) => p.id));
+    for (const bad of [
+      'cursor=zzz',
+      `cursor=${Buffer.from('s:7').toString('base64url')}`,
+      'cursor=x&offset=1',
+    ])
+      await expectError(await t.call('GET', `/api/v1/productos?${bad}`, { key: sk }), 400, 'invalid_request');
+  });
+
+  it('creates a product under an Idempotency-Key, replays it, and its catalog change reaches the widget', async () => {
+    const product = { sku: 'IDEM-1', nombre: 'Con llave', precio_lista: 10, unidad: 'pieza' };
+    const widgetCatalog = async () =>
+      JSON.stringify(
+        await (
+          await t.call('GET', '/api/v1/elements/config', {
+            key: t.seed.keys.pk_test,
+            headers: { Origin: t.seed.publishable_origins[0]! },
+          })
+        ).json(),
+      );
+    expect(await widgetCatalog()).not.toContain('IDEM-1');
+    const call = () =>
+      t.call('POST', '/api/v1/productos', {
+        key: sk,
+        body: product,
+        headers: { 'Idempotency-Key': 'prod-idem-1' },
+      });
+    // The catalog change is announced inside the request's transaction: on PGlite this hung the server.
+    const first = await call();
+    expect(first.status).toBe(200);
+    const again = await call();
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
+    // The cached configuration was dropped once the product committed.
+    await until(async () => (await widgetCatalog()).includes('IDEM-1'), 'the new product in the widget');
+  });
+
   it('refuses a list price with more decimals than its currency has, here and in a setup plan', async () => {
     const product = { sku: 'MIL-1', nombre: 'Milésimas', precio_lista: 0.001, unidad: 'pieza' };
     const error = await expectError(

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { notFound } from '../errors.js';
 import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
-import { intParam, onlyParams } from '../http/query.js';
+import { offsetMeta, offsetPaging } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { clientRecord, findClientById, listClients } from '../repositories/clients.js';
@@ -19,26 +19,18 @@ export const clientCreateSchema = v.strictObject({
   terminos: clientPatchSchema.entries.terminos,
 });
 
-function paging(query: Record<string, string>) {
-  onlyParams(query, ['limit', 'offset']);
-  return {
-    limit: intParam(query.limit, 'limit', 1, 200) ?? 20,
-    offset: intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
-  };
-}
-
 /** The client directory (`/clientes`) and the catalog (`/productos`). */
 export function directoryRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get('/clientes', endpoint(deps, { resource: 'clientes', level: 'read' }), async (c) => {
       const auth = c.get('auth');
-      const page = paging(c.req.query());
+      const page = offsetPaging(c.req.query());
       const { records, total } = await listClients(
         deps.db,
         { orgId: auth.org.id, mode: auth.key.mode },
         page,
       );
-      return c.json({ data: records.map(clientRecord), meta: { ...page, total, next_cursor: null } });
+      return c.json({ data: records.map(clientRecord), meta: offsetMeta(page, total) });
     })
     .post('/clientes', endpoint(deps, { resource: 'clientes', level: 'write' }), async (c) => {
       const body = parse(clientCreateSchema, await readJson(c));
@@ -61,7 +53,7 @@ export function directoryRoutes(deps: AppDeps) {
     })
     .get('/productos', endpoint(deps, { resource: 'productos', level: 'read' }), async (c) => {
       const auth = c.get('auth');
-      const page = paging(c.req.query());
+      const page = offsetPaging(c.req.query());
       const { records, total } = await listProducts(
         deps.db,
         { orgId: auth.org.id, mode: auth.key.mode },
@@ -69,7 +61,7 @@ export function directoryRoutes(deps: AppDeps) {
       );
       return c.json({
         data: records.map((p) => productRecord(p, auth.key.kind === 'secret')),
-        meta: { ...page, total, next_cursor: null },
+        meta: offsetMeta(page, total),
       });
     })
     .post('/productos', endpoint(deps, { resource: 'productos', level: 'write' }), async (c) => {

@@ -93,6 +93,7 @@ describe('tasks', () => {
     const second = (await call('GET', '/tareas?limit=1&offset=1')).body;
     expect(second.data[0].id).toBe(all.data[1].id);
     expect(second.meta).toMatchObject({ limit: 1, offset: 1 });
+    expect(second.meta.next_cursor === null).toBe(all.data.length <= 2);
     await expectError((await call('GET', '/tareas?done=yes')).res, 400, 'invalid_request');
     await expectError((await call('GET', '/tareas?estado=x')).res, 400, 'invalid_request');
   });

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { invalidRequest, notFound } from '../errors.js';
 import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
-import { enumParam, intParam, onlyParams } from '../http/query.js';
+import { enumParam, offsetPaging } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { taskActionSchema, taskCreateSchema } from '../schemas/requests.js';
@@ -29,11 +29,10 @@ export function taskRoutes(deps: AppDeps) {
     })
     .get('/tareas', read, async (c) => {
       const query = c.req.query();
-      onlyParams(query, ['limit', 'offset', 'done', 'cotizacion_id', 'factura_id']);
+      const paging = offsetPaging(query, ['done', 'cotizacion_id', 'factura_id']);
       const done = enumParam(query.done, 'done', ['true', 'false'] as const);
       const page = await listTaskPage(deps, c.get('auth'), {
-        limit: intParam(query.limit, 'limit', 1, 200) ?? 20,
-        offset: intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+        ...paging,
         done: done === undefined ? undefined : done === 'true',
         cotizacionId: uuidParam(query.cotizacion_id, 'cotizacion_id'),
         facturaId: uuidParam(query.factura_id, 'factura_id'),

@@ -238,8 +238,12 @@ describe('workflows', () => {
     expect(total).toBeGreaterThanOrEqual(3);
     expect(all.body.meta).toEqual({ limit: 20, offset: 0, total, next_cursor: null });
     const page = await call('GET', '/workflows?limit=1&offset=1');
-    expect(page.body.meta).toEqual({ limit: 1, offset: 1, total, next_cursor: null });
+    expect(page.body.meta).toMatchObject({ limit: 1, offset: 1, total, next_cursor: expect.any(String) });
     expect(page.body.data.map((w: Json) => w.id)).toEqual([all.body.data[1].id]);
+    const next = await call('GET', `/workflows?limit=1&cursor=${page.body.meta.next_cursor}`);
+    expect(next.body.data.map((w: Json) => w.id)).toEqual([all.body.data[2].id]);
+    const last = await call('GET', `/workflows?limit=1&offset=${total - 1}`);
+    expect(last.body.meta.next_cursor).toBeNull();
     await expectError((await call('GET', '/workflows?limit=0')).res, 400, 'invalid_request');
     await expectError((await call('GET', '/workflows?offset=-1')).res, 400, 'invalid_request');
     await expectError((await call('GET', '/workflows?activo=true')).res, 400, 'invalid_request');

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { notFound } from '../errors.js';
 import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
-import { intParam, onlyParams } from '../http/query.js';
+import { offsetPaging } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { workflowInvokeSchema } from '../schemas/requests.js';
@@ -14,10 +14,7 @@ export function workflowRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get('/workflows', endpoint(deps, { resource: 'workflows', level: 'read' }), async (c) => {
       const query = c.req.query();
-      onlyParams(query, ['limit', 'offset']);
-      const limit = intParam(query.limit, 'limit', 1, 200) ?? 20;
-      const offset = intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
-      return c.json(await listWorkflowPage(deps, c.get('auth'), { limit, offset }));
+      return c.json(await listWorkflowPage(deps, c.get('auth'), offsetPaging(query)));
     })
     .post('/workflows/:id/invoke', endpoint(deps, { resource: 'workflows', level: 'write' }), async (c) => {
       const id = c.req.param('id');

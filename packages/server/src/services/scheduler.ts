@@ -38,6 +38,7 @@ export async function runHousekeeping(
     `DELETE FROM webhook_jobs WHERE (state = 'succeeded' AND finished_at < now() - interval '30 days')
        OR (state IN ('failed', 'cancelled') AND finished_at < now() - interval '90 days')`,
   );
+  await db.query(`DELETE FROM removed_quote_links WHERE removed_at < now() - interval '90 days'`);
 }
 
 /**

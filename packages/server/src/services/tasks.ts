@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { invalidRequest, invalidState, notFound } from '../errors.js';
+import { offsetMeta } from '../http/query.js';
 import { insertEvent } from '../repositories/events.js';
 import {
   completeTask,
@@ -149,6 +150,6 @@ export async function listTaskPage(deps: AppDeps, auth: KeyWithOrg, query: TaskL
   const page = await listTasks(deps.db, scopeOf(auth), query);
   return {
     data: page.rows.map(taskView),
-    meta: { limit: query.limit, offset: query.offset, total: page.total, next_cursor: null },
+    meta: offsetMeta(query, page.total),
   };
 }

@@ -1,6 +1,7 @@
 import { formatMoney } from '@svc/core';
 import type { Queryable } from '../db/database.js';
 import { ApiError, invalidState, notFound } from '../errors.js';
+import { offsetMeta } from '../http/query.js';
 import { REMINDER } from '../i18n/collections.js';
 import type { Lang } from '../i18n/messages.js';
 import { authorize } from '../middleware/authorize.js';
@@ -47,7 +48,7 @@ export async function listWorkflowPage(
   const rows = await listWorkflows(deps.db, auth.org.id);
   return {
     data: rows.slice(page.offset, page.offset + page.limit).map(workflowView),
-    meta: { limit: page.limit, offset: page.offset, total: rows.length, next_cursor: null },
+    meta: offsetMeta(page, rows.length),
   };
 }
 

@@ -59,10 +59,13 @@ export async function deliveryBody(
   if (!event) return undefined;
   const data = { ...event.data };
   if (event.object === 'quote') {
-    // The history never stores the credential; the subscriber gets the link it needs.
-    const [quote] = await db.query<{ token: string }>('SELECT token FROM quotes WHERE id = $1', [
-      event.object_id,
-    ]);
+    // The history never stores the credential; the subscriber gets the link it needs, the same
+    // on every attempt, also once a draft was deleted.
+    const [quote] = await db.query<{ token: string }>(
+      `SELECT token FROM quotes WHERE id = $1
+       UNION ALL SELECT token FROM removed_quote_links WHERE quote_id = $1 LIMIT 1`,
+      [event.object_id],
+    );
     if (quote) data.link_publico = publicLink(publicUrl, quote.token);
   } else if (event.object === 'invoice') {
     const [invoice] = await db.query<{ token: string }>('SELECT token FROM invoices WHERE id = $1', [

@@ -189,6 +189,26 @@ describe('deliveries', () => {
     await t.db.query('DELETE FROM webhook_endpoints WHERE org_id = $1', [t.seed.org.id]);
   });
 
+  it('gives a deleted draft’s events the same link_publico on every attempt', async () => {
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['quote.created', 'quote.deleted'] })
+    ).json()) as Json;
+    hook.received.length = 0;
+    hook.statuses.push(500);
+    const quote = ((await (await makeQuote()).json()) as Json).data;
+    await worker.tick();
+    await t.call('DELETE', `/api/v1/cotizaciones/${quote.id}`, { key: sk });
+    advance(60);
+    await worker.tick();
+    const bodies = hook.received.map((r) => JSON.parse(r.body) as Json);
+    expect(bodies.map((b) => b.event).sort()).toEqual(['quote.created', 'quote.created', 'quote.deleted']);
+    const link = `http://svc.test/q/${quote.token}`;
+    for (const body of bodies) expect(body.data.link_publico).toBe(link);
+    const created = hook.received.filter((r) => JSON.parse(r.body).event === 'quote.created');
+    expect(created[1]!.body).toBe(created[0]!.body);
+    await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
+  });
+
   it('delivers signed events that verify, with the documented headers and link_publico', async () => {
     const { data: endpoint } = (await (
       await createHook({ url: hook.url, eventos: ['quote.created'] })
