@@ -5,6 +5,7 @@ import type { WorkflowDefinition, WorkflowStep } from '../schemas/requests.js';
 export interface WorkflowRow {
   id: string;
   org_id: string;
+  mode: 'test' | 'live';
   nombre: string;
   objeto: 'cotizacion' | 'factura';
   pasos: WorkflowStep[];
@@ -12,21 +13,27 @@ export interface WorkflowRow {
   activo: boolean;
 }
 
-const COLUMNS = 'id, org_id, nombre, objeto, pasos, estados, activo';
+const COLUMNS = 'id, org_id, mode, nombre, objeto, pasos, estados, activo';
 
-/** The organization's workflows, by name. */
-export function listWorkflows(db: Queryable, orgId: string): Promise<WorkflowRow[]> {
-  return db.query<WorkflowRow>(`SELECT ${COLUMNS} FROM workflows WHERE org_id = $1 ORDER BY nombre`, [orgId]);
+/** Workflows belong to an organization and a mode, like every record a key writes. */
+export type WorkflowScope = { orgId: string; mode: 'test' | 'live' };
+
+/** The organization's workflows in a mode, by name. */
+export function listWorkflows(db: Queryable, scope: WorkflowScope): Promise<WorkflowRow[]> {
+  return db.query<WorkflowRow>(
+    `SELECT ${COLUMNS} FROM workflows WHERE org_id = $1 AND mode = $2 ORDER BY nombre`,
+    [scope.orgId, scope.mode],
+  );
 }
 
 export async function findWorkflow(
   db: Queryable,
-  orgId: string,
+  scope: WorkflowScope,
   id: string,
 ): Promise<WorkflowRow | undefined> {
   const [row] = await db.query<WorkflowRow>(
-    `SELECT ${COLUMNS} FROM workflows WHERE org_id = $1 AND id = $2`,
-    [orgId, id],
+    `SELECT ${COLUMNS} FROM workflows WHERE org_id = $1 AND mode = $2 AND id = $3`,
+    [scope.orgId, scope.mode, id],
   );
   return row;
 }
@@ -37,20 +44,21 @@ export async function findWorkflow(
  */
 export async function upsertWorkflow(
   db: Queryable,
-  orgId: string,
+  scope: WorkflowScope,
   workflow: WorkflowDefinition,
   replace = false,
 ): Promise<WorkflowRow | undefined> {
   const [row] = await db.query<WorkflowRow>(
-    `INSERT INTO workflows (org_id, nombre, objeto, pasos, estados, activo) VALUES ($1, $2, $3, $4::jsonb, $5, $6)
-     ON CONFLICT (org_id, nombre) DO ${
+    `INSERT INTO workflows (org_id, mode, nombre, objeto, pasos, estados, activo) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
+     ON CONFLICT (org_id, mode, nombre) DO ${
        replace
          ? 'UPDATE SET objeto = EXCLUDED.objeto, pasos = EXCLUDED.pasos, estados = EXCLUDED.estados, activo = EXCLUDED.activo'
          : 'NOTHING'
      }
      RETURNING ${COLUMNS}`,
     [
-      orgId,
+      scope.orgId,
+      scope.mode,
       workflow.nombre,
       workflow.objeto,
       JSON.stringify(workflow.pasos),

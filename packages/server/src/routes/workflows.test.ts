@@ -86,12 +86,16 @@ describe('workflows', () => {
 
   it('rolls back a record whose later step fails, keeping the steps before it', async () => {
     const [workflow] = [
-      await upsertWorkflow(t.db, t.seed.org.id, {
-        nombre: 'tarea_y_reenvio',
-        objeto: 'cotizacion',
-        pasos: [{ tipo: 'create_task', titulo: 'Revisar {folio}', dias: 0 }, { tipo: 'resend' }],
-        activo: true,
-      }),
+      await upsertWorkflow(
+        t.db,
+        { orgId: t.seed.org.id, mode: 'test' },
+        {
+          nombre: 'tarea_y_reenvio',
+          objeto: 'cotizacion',
+          pasos: [{ tipo: 'create_task', titulo: 'Revisar {folio}', dias: 0 }, { tipo: 'resend' }],
+          activo: true,
+        },
+      ),
     ];
     // Alone, and inside the transaction of an Idempotency-Key (each record then in a savepoint).
     for (const headers of [{}, { 'idempotency-key': `wf-${randomUUID()}` }]) {
@@ -109,12 +113,16 @@ describe('workflows', () => {
   });
 
   it('adds a seller comment with add_comment', async () => {
-    const workflow = await upsertWorkflow(t.db, t.seed.org.id, {
-      nombre: 'comentario',
-      objeto: 'cotizacion',
-      pasos: [{ tipo: 'add_comment', mensaje: 'Quedo atento, {cliente}' }],
-      activo: true,
-    });
+    const workflow = await upsertWorkflow(
+      t.db,
+      { orgId: t.seed.org.id, mode: 'test' },
+      {
+        nombre: 'comentario',
+        objeto: 'cotizacion',
+        pasos: [{ tipo: 'add_comment', mensaje: 'Quedo atento, {cliente}' }],
+        activo: true,
+      },
+    );
     const quote = await newQuote();
     await invoke(workflow!.id, [quote.id]);
     const events = (await call('GET', `/events?object_id=${quote.id}&type=quote.comment_added`)).body.data;
@@ -179,12 +187,16 @@ describe('workflows', () => {
   });
 
   it('creates a task on an invoice titled with its number, and refuses a quote id to an invoice workflow', async () => {
-    const workflow = await upsertWorkflow(t.db, t.seed.org.id, {
-      nombre: 'llamar_factura',
-      objeto: 'factura',
-      pasos: [{ tipo: 'create_task', titulo: 'Llamar por {numero} ({cliente})', dias: 1 }],
-      activo: true,
-    });
+    const workflow = await upsertWorkflow(
+      t.db,
+      { orgId: t.seed.org.id, mode: 'test' },
+      {
+        nombre: 'llamar_factura',
+        objeto: 'factura',
+        pasos: [{ tipo: 'create_task', titulo: 'Llamar por {numero} ({cliente})', dias: 1 }],
+        activo: true,
+      },
+    );
     const invoice = await openInvoice();
     const quote = await newQuote();
     const { body } = await invoke(workflow!.id, [invoice.id, quote.id]);
@@ -201,12 +213,16 @@ describe('workflows', () => {
     const quote = await newQuote();
     await expectError((await invoke(randomUUID(), [quote.id])).res, 404, 'not_found');
     await expectError((await invoke('nope', [quote.id])).res, 404, 'not_found');
-    const inactive = await upsertWorkflow(t.db, t.seed.org.id, {
-      nombre: 'apagado',
-      objeto: 'cotizacion',
-      pasos: [{ tipo: 'create_task', titulo: 'x', dias: 0 }],
-      activo: false,
-    });
+    const inactive = await upsertWorkflow(
+      t.db,
+      { orgId: t.seed.org.id, mode: 'test' },
+      {
+        nombre: 'apagado',
+        objeto: 'cotizacion',
+        pasos: [{ tipo: 'create_task', titulo: 'x', dias: 0 }],
+        activo: false,
+      },
+    );
     await expectError((await invoke(inactive!.id, [quote.id])).res, 409, 'invalid_state');
     expect((await call('GET', `/tareas?cotizacion_id=${quote.id}`)).body.data).toHaveLength(0);
   });
@@ -230,6 +246,28 @@ describe('workflows', () => {
     expect(second.res.headers.get('idempotent-replayed')).toBe('true');
     expect(second.body).toEqual(first.body);
     expect((await call('GET', `/tareas?cotizacion_id=${quote.id}`)).body.data).toHaveLength(1);
+  });
+
+  it('keeps test and live workflows apart: each mode has the demo three, and one added in test is not in live', async () => {
+    const live = t.seed.keys.sk_live_write;
+    const added = await upsertWorkflow(
+      t.db,
+      { orgId: t.seed.org.id, mode: 'test' },
+      {
+        nombre: 'solo_pruebas',
+        objeto: 'cotizacion',
+        pasos: [{ tipo: 'add_comment', mensaje: 'hola' }],
+        activo: true,
+      },
+    );
+    const names = async (key: string) =>
+      ((await call('GET', '/workflows?limit=200', undefined, key)).body.data as Json[]).map((w) => w.nombre);
+    expect(await names(sk)).toContain('solo_pruebas');
+    expect(await names(live)).not.toContain('solo_pruebas');
+    for (const demo of ['seguimiento', 'recordatorio_cobro', 'incobrables'])
+      expect(await names(live)).toContain(demo);
+    const invoked = await call('POST', `/workflows/${added!.id}/invoke`, { ids: [randomUUID()] }, live);
+    await expectError(invoked.res, 404, 'not_found');
   });
 
   it('pages with limit and offset like every list, and refuses a bad page', async () => {

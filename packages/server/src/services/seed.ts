@@ -88,7 +88,8 @@ export async function seedDemo(
     }));
 
   // Every run: a demo organization made before workflows existed gets them too.
-  for (const workflow of DEMO_WORKFLOWS) await upsertWorkflow(db, org.id, workflow);
+  for (const mode of ['test', 'live'] as const)
+    for (const workflow of DEMO_WORKFLOWS) await upsertWorkflow(db, { orgId: org.id, mode }, workflow);
 
   const origins = [...new Set(options.origins)];
   const key = async (o: Org, kind: 'secret' | 'publishable', mode: KeyMode, scope: 'read' | 'write') =>

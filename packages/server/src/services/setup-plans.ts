@@ -90,8 +90,8 @@ async function readCurrent(
       : [],
     names.length
       ? db.query<{ nombre: string }>(
-          'SELECT nombre FROM workflows WHERE org_id = $1 AND nombre = ANY($2::text[])',
-          [orgId, names],
+          'SELECT nombre FROM workflows WHERE org_id = $1 AND mode = $2 AND nombre = ANY($3::text[])',
+          [orgId, mode, names],
         )
       : [],
     db.query<{ version: string; brand_color: string | null; widget: Record<string, unknown> }>(
@@ -385,7 +385,7 @@ async function applyPlan(tx: Queryable, row: PlanRow, current: CurrentState) {
       );
     }
   }
-  for (const workflow of plan.workflows ?? []) await upsertWorkflow(tx, orgId, workflow);
+  for (const workflow of plan.workflows ?? []) await upsertWorkflow(tx, { orgId, mode }, workflow);
   if (plan.elements) {
     const { color, features, origins } = plan.elements;
     await tx.query(

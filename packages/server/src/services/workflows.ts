@@ -45,7 +45,7 @@ export async function listWorkflowPage(
   auth: KeyWithOrg,
   page: { limit: number; offset: number } = { limit: 200, offset: 0 },
 ) {
-  const rows = await listWorkflows(deps.db, auth.org.id);
+  const rows = await listWorkflows(deps.db, { orgId: auth.org.id, mode: auth.key.mode });
   return {
     data: rows.slice(page.offset, page.offset + page.limit).map(workflowView),
     meta: offsetMeta(page, rows.length),
@@ -74,7 +74,7 @@ interface RunContext {
  * after their record's commit.
  */
 export async function invokeWorkflow(deps: AppDeps, auth: KeyWithOrg, id: string, ids: string[]) {
-  const workflow = await findWorkflow(deps.db, auth.org.id, id);
+  const workflow = await findWorkflow(deps.db, { orgId: auth.org.id, mode: auth.key.mode }, id);
   if (!workflow) throw notFound('Workflow');
   if (!workflow.activo) throw invalidState(`Workflow ${workflow.nombre} is not active. Nothing was run.`);
   // Its steps change quotes or invoices (and add tasks): a restricted key needs to be allowed
