@@ -36,6 +36,8 @@ export function publishableCors(preflight: PreflightOrigins): MiddlewareHandler<
         headers.set('Access-Control-Allow-Origin', origin);
         headers.set('Access-Control-Allow-Methods', CORS_ALLOW_METHODS);
         headers.set('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+        // design.md section 4 lists them on the preflight too (browsers read them on the response).
+        headers.set('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
         headers.set('Access-Control-Max-Age', '600');
       }
       return new Response(null, { status: 204, headers });

@@ -149,6 +149,9 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-headers')).toBe(
       'Authorization, Content-Type, Idempotency-Key, Service-Version',
     );
+    expect(res.headers.get('access-control-expose-headers')).toBe(
+      'Service-Request-Id, Service-Version, Idempotent-Replayed, Retry-After',
+    );
   });
 
   it('gives disallowed origins no CORS headers at all', async () => {
