@@ -283,6 +283,41 @@ describe('the review page', () => {
     expect(((await plan.json()) as Json).data.status).toBe('pending_review');
   });
 
+  it('keeps what an update does not name: a product’s tax rate, a coupon’s currency, use limit and expiry', async () => {
+    const { org } = t.seed;
+    await t.db.query(
+      `INSERT INTO products (org_id, mode, sku, nombre, unidad, precio_lista, moneda, tax_rate)
+       VALUES ($1, 'test', 'KEEP-1', 'Con IVA cero', 'pieza', 10, 'MXN', 0)`,
+      [org.id],
+    );
+    await t.db.query(
+      `INSERT INTO coupons (org_id, mode, code, tipo, valor, moneda, max_uses, expires_at)
+       VALUES ($1, 'test', 'KEEP50', 'monto', 50, 'MXN', 7, '2099-01-01T00:00:00Z')`,
+      [org.id],
+    );
+    const { body } = await propose({
+      productos: [
+        { sku: 'KEEP-1', nombre: 'Con IVA cero (2027)', unidad: 'pieza', precio_lista: 12, moneda: 'MXN' },
+      ],
+      cupones: [{ code: 'KEEP50', tipo: 'monto', valor: 60, moneda: 'MXN' }],
+    });
+    const review = await openReview(body.data.review_url);
+    // The review shows them unchanged.
+    expect(review.page).toContain('<tr><th scope="row">tax_rate</th><td>0</td><td>0</td></tr>');
+    expect(review.page).toContain('<tr><th scope="row">max_uses</th><td>7</td><td>7</td></tr>');
+    expect((await decide(body.data.review_url, 'approve')).res.status).toBe(200);
+    const [product] = await t.db.query<{ tax_rate: number; precio_lista: number }>(
+      `SELECT tax_rate, precio_lista FROM products WHERE org_id = $1 AND sku = 'KEEP-1'`,
+      [org.id],
+    );
+    expect(product).toEqual({ tax_rate: 0, precio_lista: 12 });
+    const [coupon] = await t.db.query<Json>(
+      `SELECT valor, moneda, max_uses, expires_at IS NOT NULL AS expires FROM coupons WHERE org_id = $1 AND code = 'KEEP50'`,
+      [org.id],
+    );
+    expect(coupon).toEqual({ valor: 60, moneda: 'MXN', max_uses: 7, expires: true });
+  });
+
   it('refuses, when proposed, a max_uses below the uses a coupon already has', async () => {
     const { org } = t.seed;
     await t.db.query(

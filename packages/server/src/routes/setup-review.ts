@@ -5,7 +5,13 @@ import { readForm, unreadableForm } from '../http/form-body.js';
 import { type Lang, pickLang } from '../i18n/messages.js';
 import { REVIEW_MESSAGES } from '../i18n/review-page.js';
 import { findOrg } from '../services/orgs.js';
-import { type Decision, decideSetupPlan, reviewSetupPlan } from '../services/setup-plans.js';
+import {
+  type Decision,
+  decideSetupPlan,
+  keptCouponFields,
+  keptTaxRate,
+  reviewSetupPlan,
+} from '../services/setup-plans.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { PUBLIC_PAGE_HEADERS, TOKEN_RE } from './public-quote.js';
 
@@ -82,20 +88,21 @@ ${(p.productos ?? []).map((prod) => {
       ['unidad', before?.unidad, prod.unidad],
       ['precio_lista', before?.precio_lista, prod.precio_lista],
       ['moneda', before?.moneda, prod.moneda],
-      ['tax_rate', before?.tax_rate, prod.tax_rate ?? null],
+      ['tax_rate', before?.tax_rate, keptTaxRate(prod, before)],
       ['aliases', before?.aliases, prod.aliases ?? before?.aliases],
     ],
   )}</section>`;
 })}
 ${(p.cupones ?? []).map((coupon) => {
   const before = current.cupones.get(coupon.code.toLowerCase());
+  const kept = keptCouponFields(coupon, before);
   return html`<section class="card"><h2>${m.coupons}: ${coupon.code}${before ? '' : html` (${m.newItem})`}</h2>${table(
     [
       ['tipo', before?.tipo, coupon.tipo],
       ['valor', before?.valor, coupon.valor],
-      ['moneda', before?.moneda, coupon.moneda ?? null],
-      ['max_uses', before?.max_uses, coupon.max_uses ?? null],
-      ['expires_at', before?.expires_at, coupon.expires_at ?? null],
+      ['moneda', before?.moneda, kept.moneda],
+      ['max_uses', before?.max_uses, kept.max_uses],
+      ['expires_at', before?.expires_at, kept.expires_at],
       ['active', before?.active, coupon.active ?? true],
     ],
   )}</section>`;

@@ -209,6 +209,29 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
   return planRecord(row!, deps);
 }
 
+/**
+ * What an update leaves of a product's tax rate: a plan that does not name it keeps it (as it keeps
+ * the aliases); `null` names the organization's default.
+ */
+export const keptTaxRate = (
+  proposed: { tax_rate?: number | null },
+  existing: { tax_rate: number | null } | undefined,
+): number | null => (proposed.tax_rate === undefined ? (existing?.tax_rate ?? null) : proposed.tax_rate);
+
+/** The same for a coupon's currency, use limit and expiry: what the plan does not name stays. */
+export function keptCouponFields(
+  proposed: { moneda?: string | null; max_uses?: number | null; expires_at?: string | null },
+  existing: Record<string, unknown> | undefined,
+) {
+  const keep = <T>(value: T | undefined, name: string) =>
+    value === undefined ? ((existing?.[name] as T | undefined) ?? null) : value;
+  return {
+    moneda: keep(proposed.moneda, 'moneda'),
+    max_uses: keep(proposed.max_uses, 'max_uses'),
+    expires_at: keep(proposed.expires_at, 'expires_at'),
+  };
+}
+
 /** Whether the organization's plan leaves room for `adding` more products in this mode. */
 async function roomForProducts(
   db: Queryable,
@@ -335,7 +358,15 @@ async function applyPlan(tx: Queryable, row: PlanRow, current: CurrentState) {
           `UPDATE products SET nombre = $2, unidad = $3, precio_lista = $4, moneda = $5, tax_rate = $6,
              aliases = coalesce($7, aliases), updated_at = now()
            WHERE id = $1 RETURNING id, sku, nombre, unidad, precio_lista, activo`,
-          [existing.id, p.nombre, p.unidad, p.precio_lista, p.moneda, p.tax_rate ?? null, p.aliases ?? null],
+          [
+            existing.id,
+            p.nombre,
+            p.unidad,
+            p.precio_lista,
+            p.moneda,
+            keptTaxRate(p, existing),
+            p.aliases ?? null,
+          ],
         )
       : await tx.query<ProductRow>(
           `INSERT INTO products (org_id, mode, sku, nombre, unidad, precio_lista, moneda, tax_rate, aliases)
@@ -363,14 +394,8 @@ async function applyPlan(tx: Queryable, row: PlanRow, current: CurrentState) {
     });
   }
   for (const c of plan.cupones ?? []) {
-    const values = [
-      c.tipo,
-      c.valor,
-      c.moneda ?? null,
-      c.max_uses ?? null,
-      c.expires_at ?? null,
-      c.active ?? true,
-    ];
+    const kept = keptCouponFields(c, current.cupones.get(c.code.toLowerCase()));
+    const values = [c.tipo, c.valor, kept.moneda, kept.max_uses, kept.expires_at, c.active ?? true];
     if (current.cupones.has(c.code.toLowerCase())) {
       await tx.query(
         `UPDATE coupons SET tipo = $4, valor = $5, moneda = $6, max_uses = $7, expires_at = $8, active = $9
