@@ -34,6 +34,8 @@ interface ClaimedJob {
   event_id: string;
   /** Attempts counted so far, the one this claim makes included. */
   attempts: number;
+  /** Attempts made before this round of retries (see migration 027). */
+  attempt_base: number;
   manual: boolean;
 }
 
@@ -152,7 +154,7 @@ export class DeliveryWorker {
          SELECT id FROM webhook_jobs
          WHERE (state = 'pending' AND next_at <= $1) OR (state = 'delivering' AND lease_until < $1)
          ORDER BY next_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING id, endpoint_id, event_id, attempts, manual`,
+       RETURNING id, endpoint_id, event_id, attempts, attempt_base, manual`,
       [now, this.#deps.batch ?? 10, this.#deps.leaseSeconds ?? 60],
     );
   }
@@ -221,11 +223,12 @@ export class DeliveryWorker {
         return null;
       }
       // Only an event that used up its retries, or a failed manual test or replay, counts.
-      const final = attempt >= MAX_ATTEMPTS || job.manual;
+      const round = attempt - job.attempt_base;
+      const final = round >= MAX_ATTEMPTS || job.manual;
       if (!final) {
         await tx.query(
           `UPDATE webhook_jobs SET state = 'pending', attempts = $2, next_at = $3, lease_until = NULL WHERE id = $1`,
-          [job.id, attempt, nextAttemptAt(now, attempt)],
+          [job.id, attempt, nextAttemptAt(now, round)],
         );
         return null;
       }

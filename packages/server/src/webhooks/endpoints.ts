@@ -108,7 +108,7 @@ export async function reactivate(deps: AppDeps, auth: KeyWithOrg, id: string, re
     let requeued = 0;
     if (retryLast24h) {
       const jobs = await tx.query(
-        `UPDATE webhook_jobs SET state = 'pending', attempts = 0, next_at = $2, manual = false, finished_at = NULL
+        `UPDATE webhook_jobs SET state = 'pending', attempt_base = attempts, next_at = $2, manual = false, finished_at = NULL
          WHERE endpoint_id = $1 AND state IN ('failed', 'cancelled')
            AND coalesce(finished_at, created_at) > $2::timestamptz - interval '24 hours'
          RETURNING id`,

@@ -338,6 +338,9 @@ describe('deliveries', () => {
     expect(((await res.json()) as Json).data).toMatchObject({ status: 'active', requeued: 1 });
     await worker.tick();
     expect(hook.received.length).toBeGreaterThan(11);
+    // Its attempt numbers go on: a receiver never sees one event's attempt 1 twice.
+    const replayed = hook.received.slice(11).map(deliveryOf);
+    expect(replayed[0]).toMatchObject({ event: deliveryOf(hook.received[0]!).event, attempt: '12' });
     await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
   });
 
