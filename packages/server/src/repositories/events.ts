@@ -128,6 +128,8 @@ export async function listEvents(
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
      FROM events
      WHERE org_id = $1 AND mode = $2
+       -- A test helper's ping or sample went to one endpoint; it is not the organization's history.
+       AND object <> 'webhook_endpoint'
        AND ($3::text IS NULL OR type = $3)
        AND ($4::uuid IS NULL OR object_id = $4)
        AND ($5::bigint IS NULL OR seq < $5)

@@ -41,7 +41,8 @@ export async function collectListenSession(
   const row = await session(deps, auth, id);
   const after = cursor === undefined ? row.from_seq : Math.max(row.from_seq, decodeCursor(cursor));
   const events = await deps.db.query<{ id: string; seq: number }>(
-    `SELECT id, seq FROM events WHERE org_id = $1 AND mode = 'test' AND seq > $2 ORDER BY seq LIMIT $3`,
+    `SELECT id, seq FROM events
+     WHERE org_id = $1 AND mode = 'test' AND seq > $2 AND object <> 'webhook_endpoint' ORDER BY seq LIMIT $3`,
     [auth.org.id, after, limit],
   );
   const data = [];

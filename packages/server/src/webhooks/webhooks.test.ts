@@ -415,6 +415,17 @@ describe('deliveries', () => {
       event: 'ping',
       data: { mensaje: expect.any(String) },
     });
+    // A sample under a real event's name goes to that endpoint only, never into the history.
+    const sample = await t.call('POST', '/api/v1/test_helpers/webhooks', {
+      key: sk,
+      body: { webhook_id: endpoint.id, event: 'quote.paid' },
+    });
+    const fired = ((await sample.json()) as Json).data.event_id;
+    const history = (await (await t.call('GET', '/api/v1/events?limit=200', { key: sk })).json()) as Json;
+    // The history's ids are the UUIDs behind the deliveries' evt_ ids.
+    const listed = history.data.map((e: Json) => `evt_${e.id.replaceAll('-', '')}`);
+    expect(listed).not.toContain(fired);
+    expect(history.data.some((e: Json) => e.type === 'ping')).toBe(false);
     await expectError(
       await t.call('POST', '/api/v1/test_helpers/webhooks', {
         key: t.seed.keys.sk_live_write,
