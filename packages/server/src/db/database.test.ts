@@ -112,6 +112,26 @@ describe('the ambient transaction', () => {
     await db.query('DROP TABLE after_tx');
   });
 
+  it('runs what waits for a commit only once the transaction committed, never after a rollback', async () => {
+    const ran: string[] = [];
+    const note = (text: string) => async () => {
+      ran.push(`${text} ${db.inTransaction() ? 'inside' : 'outside'}`);
+    };
+    await expect(
+      db.transaction(async () => {
+        await db.afterCommit(note('rolled back'));
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    await db.transaction(async () => {
+      await db.transaction(async () => db.afterCommit(note('from a savepoint')));
+      await db.afterCommit(note('committed'));
+      expect(ran).toEqual([]);
+    });
+    await db.afterCommit(note('no transaction'));
+    expect(ran).toEqual(['from a savepoint outside', 'committed outside', 'no transaction outside']);
+  });
+
   it('sends a notification made inside a transaction once it has committed, without waiting on it', async () => {
     const heard: string[] = [];
     const unlisten = await db.listen('svc_test_after', (payload) => heard.push(payload));

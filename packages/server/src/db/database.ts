@@ -55,6 +55,12 @@ export interface Database extends Queryable {
    * transaction's caller, unless the transaction failed first.
    */
   afterTransaction(fn: () => Promise<unknown>): Promise<void>;
+  /**
+   * Runs `fn` once the ambient transaction has committed, before its caller goes on (at once when
+   * none is ambient; never when it rolls back): for what must not hold the transaction open and
+   * must not happen unless it commits, such as an e-mail or a change notification.
+   */
+  afterCommit(fn: () => Promise<unknown>): Promise<void>;
   /** True inside a {@link transaction} (or its savepoints): queries made now run in it. */
   inTransaction(): boolean;
   /** Subscribes to a notification channel (LISTEN). Returns the unsubscribe function. */
@@ -78,8 +84,13 @@ export interface DriverAdapter {
 }
 
 const ambient = new AsyncLocalStorage<Queryable>();
-/** What {@link Database.afterTransaction} left for each open outermost transaction. */
-const afterwards = new WeakMap<Queryable, (() => Promise<unknown>)[]>();
+/** What {@link Database.afterTransaction} and {@link Database.afterCommit} left for each open outermost transaction. */
+interface Afterwards {
+  run: () => Promise<unknown>;
+  /** Also when the transaction rolled back. */
+  always: boolean;
+}
+const afterwards = new WeakMap<Queryable, Afterwards[]>();
 let savepoints = 0;
 // Transactions in flight in this process. While one runs, Node tracks the ambient transaction
 // through promise hooks, a cost every promise of every request pays; when none runs, the store is
@@ -114,17 +125,22 @@ export function createDatabase(driver: DriverAdapter): Database {
     detached: (fn) => ambient.exit(fn),
     async afterTransaction(fn) {
       const tx = ambient.getStore();
-      if (tx) afterwards.get(tx)?.push(fn);
+      if (tx) afterwards.get(tx)?.push({ run: fn, always: true });
+      else await fn();
+    },
+    async afterCommit(fn) {
+      const tx = ambient.getStore();
+      if (tx) afterwards.get(tx)?.push({ run: fn, always: false });
       else await fn();
     },
     inTransaction: () => ambient.getStore() !== undefined,
     listen: (channel, onMessage) => driver.listen(channel, onMessage),
     notify(channel, payload) {
-      // Inside a transaction the message goes out once it ends: others must not reload what has
+      // Inside a transaction the message goes out once it commits: others must not reload what has
       // not committed, and PGlite's one connection would wait forever for the open transaction.
       const tx = ambient.getStore();
       if (!tx) return driver.notify(channel, payload);
-      afterwards.get(tx)?.push(() => driver.notify(channel, payload));
+      afterwards.get(tx)?.push({ run: () => driver.notify(channel, payload), always: false });
       return Promise.resolve();
     },
     close: () => driver.close(),
@@ -165,7 +181,7 @@ async function outermost<T>(
   fn: (tx: Queryable) => Promise<T>,
   options?: TransactionOptions,
 ): Promise<T> {
-  const jobs: (() => Promise<unknown>)[] = [];
+  const jobs: Afterwards[] = [];
   let value: T;
   try {
     value = await driver.transaction((inner) => {
@@ -173,10 +189,10 @@ async function outermost<T>(
       return runAmbient(inner, fn);
     }, options);
   } catch (error) {
-    for (const job of jobs) await job().catch(() => {});
+    for (const job of jobs) if (job.always) await job.run().catch(() => {});
     throw error;
   }
-  for (const job of jobs) await job();
+  for (const job of jobs) await job.run();
   return value;
 }
 

@@ -17,7 +17,7 @@ import { findOrg } from './orgs.js';
 import { quoteDiscount } from './pricing.js';
 import { createPromise, type PromiseRequest } from './promises.js';
 import { addQuoteMessage } from './quote-conversation.js';
-import { deliverQueuedEmail, type QueuedEmail, queueSellerNotice } from './quote-email.js';
+import { type QueuedEmail, queueSellerNotice, sendQueuedEmail } from './quote-email.js';
 import { quoteEventData } from './quote-view.js';
 
 /**
@@ -178,7 +178,7 @@ export async function commentOnPage(
       smtp: deps.mailer !== null,
     });
   });
-  if (queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, queued);
+  if (queued && deps.mailer) await sendQueuedEmail(deps.db, deps.mailer, queued);
 }
 
 /** A proposal in words for the seller's e-mail: `precio_unitario 20000 MXN`, `cantidad 3`. */

@@ -44,7 +44,7 @@ import { findOrg, type Org } from './orgs.js';
 import { minorAmount } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
-import { deliverQueuedEmail, type QueuedEmail } from './quote-email.js';
+import { type QueuedEmail, sendQueuedEmail } from './quote-email.js';
 import { addDays } from './quote-sending.js';
 import { apiActor, noSuchClient } from './quotes.js';
 
@@ -484,7 +484,7 @@ export async function runInvoiceAction(
           return markUncollectibleInTx(tx, current, actor);
       }
     });
-    if (queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, queued);
+    if (queued && deps.mailer) await sendQueuedEmail(deps.db, deps.mailer, queued);
     return detailOf(deps, auth, invoice, known);
   } catch (error) {
     if (!(error instanceof StampRefused)) throw error;
@@ -691,7 +691,7 @@ export async function fireOverdueInvoices(
     });
     if (done === false) continue;
     fired += 1;
-    if (done.queued && deps.mailer) await deliverQueuedEmail(deps.db, deps.mailer, done.queued);
+    if (done.queued && deps.mailer) await sendQueuedEmail(deps.db, deps.mailer, done.queued);
   }
   return fired;
 }

@@ -21,7 +21,7 @@ import { paymentFields, payQuoteInTx, setPaymentPlan } from './payments.js';
 import { itemRows, quoteDiscount, resolveLines, totalsFor } from './pricing.js';
 import { breakQuotePromises, createPromise, promiseEvents } from './promises.js';
 import { addQuoteMessage, conversationFields } from './quote-conversation.js';
-import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
+import { type EmailOutcome, type QueuedEmail, sendQueuedEmail } from './quote-email.js';
 import { invoiceQuote } from './quote-invoicing.js';
 import { sendQuoteInTx } from './quote-sending.js';
 import { quoteDetail, quoteEventData } from './quote-view.js';
@@ -178,7 +178,7 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
     ({ outcome: email, queued } = sent.email);
     return sent.quote;
   });
-  if (queued && deps.mailer) email = await deliverQueuedEmail(deps.db, deps.mailer, queued);
+  if (queued && deps.mailer) email = await sendQueuedEmail(deps.db, deps.mailer, queued);
   const items = await findQuoteItems(deps.db, quote.id);
   const detail = {
     ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret'),

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
-import { createMailer } from './mailer.js';
+import { createMailer, type Mailer } from './mailer.js';
 
 /** A tiny real SMTP server on 127.0.0.1 that keeps what it receives. */
 async function smtpServer() {
@@ -57,9 +58,20 @@ async function smtpServer() {
 
 let t: TestContext;
 let smtp: Awaited<ReturnType<typeof smtpServer>>;
+/** While set, the SMTP exchange waits for it: an SMTP server that is slow to answer. */
+let slowSmtp: Promise<void> | undefined;
+let smtpStarted = 0;
 beforeAll(async () => {
   smtp = await smtpServer();
-  t = await createTestContext({ mailer: createMailer(`${smtp.url}?ignoreTLS=true`) });
+  const real = createMailer(`${smtp.url}?ignoreTLS=true`)!;
+  const mailer: Mailer = {
+    async send(mail) {
+      smtpStarted++;
+      await slowSmtp;
+      await real.send(mail);
+    },
+  };
+  t = await createTestContext({ mailer });
 });
 afterAll(async () => {
   await t.close();
@@ -101,5 +113,46 @@ describe('e-mail on sending', () => {
       skipped: 'test_mode',
     });
     expect(smtp.messages.length).toBe(before);
+  });
+
+  it('under an Idempotency-Key sends once the request commits, never holding the database meanwhile', async () => {
+    let answer!: () => void;
+    slowSmtp = new Promise((resolve) => {
+      answer = resolve;
+    });
+    const started = smtpStarted;
+    const before = smtp.messages.length;
+    const request = {
+      key: t.seed.keys.sk_live_write,
+      headers: { 'idempotency-key': `mail-${Date.now()}` },
+      body: {
+        items: [{ descripcion: 'Logo', cantidad: 1, precio_unitario: 9500 }],
+        cliente: { empresa: 'Lenta SA', email: 'compras@lenta.example' },
+        send: true,
+      },
+    };
+    const pending = t.call('POST', '/api/v1/cotizaciones', request);
+    await until(async () => smtpStarted > started, 'the SMTP exchange');
+    // The quote committed before the e-mail: other requests read and write meanwhile (on PGlite's
+    // one connection they waited for the whole SMTP exchange).
+    const listed = await Promise.race([
+      t.call('GET', '/api/v1/cotizaciones?limit=1', { key: t.seed.keys.sk_live_write }),
+      new Promise<undefined>((resolve) => setTimeout(resolve, 3000)),
+    ]);
+    expect(listed?.status).toBe(200);
+    answer();
+    slowSmtp = undefined;
+    const res = await pending;
+    const { data } = (await res.json()) as { data: { email: unknown; folio: string } };
+    expect(data.email).toEqual({ sent: false, queued: true });
+    expect(smtp.messages.length).toBe(before + 1);
+    const [row] = await t.db.query<{ status: string }>(
+      `SELECT status FROM email_outbox WHERE to_email = 'compras@lenta.example'`,
+    );
+    expect(row?.status).toBe('sent');
+    // A replay is the stored answer; nothing is sent again.
+    const again = await t.call('POST', '/api/v1/cotizaciones', request);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(smtp.messages.length).toBe(before + 1);
   });
 });

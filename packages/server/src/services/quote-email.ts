@@ -9,6 +9,8 @@ import type { Org } from './orgs.js';
 export interface EmailOutcome {
   sent: boolean;
   skipped?: SkipReason | 'smtp_error';
+  /** Sent once the request's transaction commits (under an `Idempotency-Key`): see `GET /emails`. */
+  queued?: true;
 }
 
 /** An e-mail queued in the outbox, to be sent after the transaction commits. */
@@ -99,6 +101,23 @@ export async function queueQuoteEmail(
     smtp: options.smtp,
   });
   return { outcome: skipped ? { sent: false, skipped } : { sent: false }, queued };
+}
+
+/**
+ * Sends a queued e-mail once nothing holds the database for it: at once after the caller's own
+ * transaction, or, inside a request's ambient transaction (an `Idempotency-Key`), once that one
+ * commits. An SMTP exchange never runs inside a transaction: on PGlite's one connection every other
+ * request would wait for it (30 s with an SMTP server that does not answer), and a rolled-back
+ * request must not have sent anything. The stored response then says the e-mail is queued.
+ */
+export async function sendQueuedEmail(
+  db: Database,
+  mailer: Mailer,
+  email: QueuedEmail,
+): Promise<EmailOutcome> {
+  if (!db.inTransaction()) return deliverQueuedEmail(db, mailer, email);
+  await db.afterCommit(() => deliverQueuedEmail(db, mailer, email));
+  return { sent: false, queued: true };
 }
 
 /** Sends a queued e-mail after commit and records the result in the outbox. */

@@ -35,7 +35,7 @@ import { paymentFields, setPaymentPlan } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { couponCheck, couponError, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { conversationFields } from './quote-conversation.js';
-import { deliverQueuedEmail, type EmailOutcome, type QueuedEmail } from './quote-email.js';
+import { type EmailOutcome, type QueuedEmail, sendQueuedEmail } from './quote-email.js';
 import { sendQuoteInTx } from './quote-sending.js';
 import { publicLink, quoteDetail, quoteEventData, quoteEventSummary, quoteListItem } from './quote-view.js';
 import { quoteWriter } from './quote-writer.js';
@@ -248,7 +248,7 @@ export async function createQuote(
         return quote;
       });
 
-  if (queued && deps.mailer) emailOutcome = await deliverQueuedEmail(deps.db, deps.mailer, queued);
+  if (queued && deps.mailer) emailOutcome = await sendQueuedEmail(deps.db, deps.mailer, queued);
   return quoteCreated(deps, result, emailOutcome);
 }
 

@@ -17,7 +17,7 @@ import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
 import { balanceOf, isoDay } from './payments.js';
 import { addQuoteMessage } from './quote-conversation.js';
-import { deliverQueuedEmail, type QueuedEmail, queueEmail } from './quote-email.js';
+import { type QueuedEmail, queueEmail, sendQueuedEmail } from './quote-email.js';
 import { addDays, sendQuoteInTx } from './quote-sending.js';
 import { publicLink } from './quote-view.js';
 import { apiActor } from './quotes.js';
@@ -107,8 +107,7 @@ export async function invokeWorkflow(deps: AppDeps, auth: KeyWithOrg, id: string
       resultados.push({ id: recordId, ok: false, code: error.code, error: error.message });
       continue;
     }
-    if (deps.mailer)
-      for (const email of context.emails) await deliverQueuedEmail(deps.db, deps.mailer, email);
+    if (deps.mailer) for (const email of context.emails) await sendQueuedEmail(deps.db, deps.mailer, email);
   }
   return { workflow_id: workflow.id, resultados };
 }
