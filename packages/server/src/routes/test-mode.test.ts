@@ -109,6 +109,24 @@ describe('POST /api/test-mode/reset', () => {
     expect(await folioOf(await createSentQuote(liveKey, 'live-3'))).toBe('COT-000003');
   });
 
+  it('replays a reset sent under an Idempotency-Key instead of wiping again', async () => {
+    const key = t.seed.keys.sk_test_write;
+    const reset = () =>
+      t.call('POST', '/api/test-mode/reset', { key, body: {}, headers: { 'idempotency-key': 'reset-once' } });
+    const first = await reset();
+    expect(first.status).toBe(200);
+    const folio = await folioOf(await createSentQuote(key, 'after-reset'));
+    const again = await reset();
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(await first.text());
+    // The quote made in between is still there.
+    const quotes = await t.db.query(
+      `SELECT 1 FROM quotes WHERE org_id = $1 AND mode = 'test' AND folio = $2`,
+      [t.seed.org.id, folio],
+    );
+    expect(quotes).toHaveLength(1);
+  });
+
   it('answers 409 for a live key and touches nothing', async () => {
     const before = await snapshot('live');
     await expectError(

@@ -41,10 +41,12 @@ export async function resetTestData(db: Database, orgId: string): Promise<Record
     await tx.query('DELETE FROM fiscal_overrides WHERE org_id = $1', [orgId]);
     await tx.query(`UPDATE coupons SET uses = initial_uses WHERE org_id = $1 AND mode = 'test'`, [orgId]);
     // A stored response names records that are gone now: replaying it would hand out a deleted
-    // quote, so the test keys' idempotency records go too and a retried key runs again.
+    // quote, so the test keys' idempotency records go too and a retried key runs again. Not the
+    // one of a reset sent under a key itself (in progress, in this very transaction): its
+    // answer is stored there and replayed, so a retried reset does not wipe again.
     await tx.query(
       `DELETE FROM idempotency_keys
-       WHERE key_id IN (SELECT id FROM api_keys WHERE org_id = $1 AND mode = 'test')`,
+       WHERE key_id IN (SELECT id FROM api_keys WHERE org_id = $1 AND mode = 'test') AND state <> 'in_progress'`,
       [orgId],
     );
     for (const hook of resetHooks) await hook(tx, orgId);
