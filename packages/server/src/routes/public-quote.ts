@@ -173,7 +173,8 @@ export function publicQuoteRoutes(deps: AppDeps) {
         const lang = pickLang(c.req.query('lang')) ?? pickLang(draft.draft_language) ?? 'es';
         return c.html(quotePreparingPage(lang, draft.folio), 404, headers);
       }
-      if (quote.status === 'sent') quote = (await markViewed(deps.db, quote.token)) ?? quote;
+      if (quote.status === 'sent' || quote.status === 'viewed')
+        quote = (await markViewed(deps.db, quote.token, deps.now())) ?? quote;
       const done = c.req.query('hecho');
       const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
       // The notice after a form; a decision's only while the quote shows it (a crafted link

@@ -703,6 +703,39 @@ describe('quote life cycle', () => {
     );
   });
 
+  it('expires a quote past its validity as soon as someone acts on it, before the scheduled job', async () => {
+    const expiredEvents = async (id: string) =>
+      (
+        (await (
+          await t.call('GET', `/api/v1/events?object_id=${id}&type=quote.expired`, { key: sk })
+        ).json()) as Json
+      ).data;
+    // Sent with a validity that ended yesterday.
+    const past = (await create({ items: [laptop()], cliente, vigencia_dias: -1 })).body.data.id as string;
+    await act(past, 'send');
+    await expectError(await act(past, 'approve'), 409, 'invalid_state');
+    const detail = (await (await t.call('GET', `/api/v1/cotizaciones/${past}`, { key: sk })).json()) as Json;
+    expect(detail.data.status).toBe('expired');
+    expect(await expiredEvents(past)).toHaveLength(1);
+    expect(((await (await act(past, 'resend', { vigencia_dias: 15 })).json()) as Json).data.status).toBe(
+      'sent',
+    );
+    // On the public page: opening it shows it expired, and the client cannot approve it.
+    const other = (await create({ items: [laptop()], cliente, vigencia_dias: -1 })).body.data;
+    await act(other.id, 'send');
+    const page = await t.app.request(`/q/${other.token}`);
+    expect(page.status).toBe(200);
+    const after = (await (
+      await t.call('GET', `/api/v1/cotizaciones/${other.id}`, { key: sk })
+    ).json()) as Json;
+    expect(after.data.status).toBe('expired');
+    expect(await expiredEvents(other.id)).toHaveLength(1);
+    // A validity that ends today is still good today.
+    const today = (await create({ items: [laptop()], cliente, vigencia_dias: 0 })).body.data.id as string;
+    await act(today, 'send');
+    expect(((await (await act(today, 'approve')).json()) as Json).data.status).toBe('approved');
+  });
+
   it('expires sent quotes past their validity through the scheduled job', async () => {
     const { expireDueQuotes } = await import('../services/quote-actions.js');
     const id = await newDraft();

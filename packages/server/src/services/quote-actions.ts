@@ -85,6 +85,11 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
   const now = deps.now();
   let queued: QueuedEmail | null = null;
   let email: EmailOutcome | undefined;
+  // Committed on its own, so a quote that expired stays expired when the action is refused.
+  await deps.db.transaction(async (tx) => {
+    const found = await findQuote(tx, scope, id, true);
+    if (found) await expireIfDue(tx, found, now);
+  });
   const quote = await deps.db.transaction(async (tx) => {
     const current = await findQuote(tx, scope, id, true);
     if (!current) throw notFound('Quote');
@@ -287,6 +292,27 @@ export async function runTestHelper(
 }
 
 /**
+ * A sent or viewed quote whose validity date has passed is expired before anything else happens to
+ * it, in the caller's transaction and with its `quote.expired`: the scheduled job does the same
+ * within a minute, but until then a client could still approve it or a seller take a payment.
+ */
+export async function expireIfDue(tx: Queryable, quote: QuoteRow, now: Date): Promise<QuoteRow> {
+  if (quote.status !== 'sent' && quote.status !== 'viewed') return quote;
+  if (!quote.vigencia || quote.vigencia >= now.toISOString().slice(0, 10)) return quote;
+  const expired = await updateQuote(tx, quote.id, { status: 'expired' });
+  await insertEvent(tx, {
+    orgId: quote.org_id,
+    mode: quote.mode,
+    type: 'quote.expired',
+    object: 'quote',
+    objectId: quote.id,
+    data: quoteEventData(expired),
+    actor: 'system',
+  });
+  return expired;
+}
+
+/**
  * Expires every sent or viewed quote whose validity date has passed, each with its
  * `quote.expired` event in the same transaction. Safe on several processes at once: the UPDATE's
  * condition lets each quote expire exactly once.
@@ -325,9 +351,10 @@ export async function findPublicQuote(db: Queryable, token: string) {
  * The first opening of a sent quote on its public link marks it viewed (`quote.viewed`, actor
  * `client`); any later opening changes nothing. Returns the quote after the move.
  */
-export async function markViewed(db: Database, token: string): Promise<QuoteRow | undefined> {
+export async function markViewed(db: Database, token: string, now: Date): Promise<QuoteRow | undefined> {
   return db.transaction(async (tx) => {
-    const quote = await findQuoteByToken(tx, token, true);
+    const found = await findQuoteByToken(tx, token, true);
+    const quote = found && (await expireIfDue(tx, found, now));
     if (quote?.status !== 'sent') return quote;
     const moved = await updateQuote(tx, quote.id, { status: 'viewed' });
     await insertEvent(tx, {
