@@ -67,7 +67,7 @@ export interface Database extends Queryable {
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   /**
    * Sends a notification (NOTIFY) to every process listening on `channel`, this one included; when
-   * called inside a transaction, after it ends.
+   * called inside a transaction, once it commits (see {@link afterCommit}).
    */
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
@@ -111,6 +111,11 @@ async function runAmbient<T>(tx: Queryable, fn: (tx: Queryable) => Promise<T>): 
  * for PGlite, which has one connection: a query outside the open transaction would wait for it forever.
  */
 export function createDatabase(driver: DriverAdapter): Database {
+  const afterCommit = async (fn: () => Promise<unknown>) => {
+    const tx = ambient.getStore();
+    if (tx) afterwards.get(tx)?.push({ run: fn, always: false });
+    else await fn();
+  };
   return {
     kind: driver.kind,
     query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
@@ -128,21 +133,12 @@ export function createDatabase(driver: DriverAdapter): Database {
       if (tx) afterwards.get(tx)?.push({ run: fn, always: true });
       else await fn();
     },
-    async afterCommit(fn) {
-      const tx = ambient.getStore();
-      if (tx) afterwards.get(tx)?.push({ run: fn, always: false });
-      else await fn();
-    },
+    afterCommit,
     inTransaction: () => ambient.getStore() !== undefined,
     listen: (channel, onMessage) => driver.listen(channel, onMessage),
-    notify(channel, payload) {
-      // Inside a transaction the message goes out once it commits: others must not reload what has
-      // not committed, and PGlite's one connection would wait forever for the open transaction.
-      const tx = ambient.getStore();
-      if (!tx) return driver.notify(channel, payload);
-      afterwards.get(tx)?.push({ run: () => driver.notify(channel, payload), always: false });
-      return Promise.resolve();
-    },
+    // Inside a transaction the message goes out once it commits: others must not reload what has
+    // not committed, and PGlite's one connection would wait forever for the open transaction.
+    notify: (channel, payload) => afterCommit(() => driver.notify(channel, payload)),
     close: () => driver.close(),
   };
 }
