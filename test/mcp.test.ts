@@ -171,6 +171,22 @@ describe('MCP: the same operations as REST, under the same rules', () => {
             },
           })) as Result;
           expect(text.structuredContent).toMatchObject({ code: 'invalid_request' });
+          // Checked before any request is built, with the flat body REST gives: a missing id (it
+          // made a path naming no operation), an argument a reading tool does not take.
+          for (const [tool, args, field] of [
+            ['get_quote', {}, 'id'],
+            ['quote_action', { action: 'send' }, 'id'],
+            ['list_quotes', { bogus: 1 }, 'bogus'],
+          ] as const) {
+            const refused = (await client.callTool({ name: tool, arguments: args })) as Result;
+            expect(refused.isError).toBe(true);
+            expect(refused.structuredContent).toMatchObject({
+              code: 'invalid_request',
+              request_id: expect.stringMatching(/^req_/),
+              doc_url: expect.stringContaining('invalid_request'),
+            });
+            expect(refused.structuredContent!.error).toContain(field);
+          }
         } finally {
           await client.close();
         }

@@ -1,19 +1,26 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { docUrl } from '@svc/core';
 import { API_VERSION } from '../config.js';
+import { requestId } from '../ids.js';
 import { KEY_RE } from '../middleware/idempotency.js';
 import { MCP_CHANNEL_HEADER, MCP_CHANNEL_TOKEN } from './channel.js';
-import { TOOLS, type ToolRoute } from './tools.js';
+import { TOOLS, type Tool, type ToolRoute } from './tools.js';
 
 /** Fetches from the app itself (its `fetch`), with the caller's connection as Node's env. */
 export type AppFetch = (request: Request, env?: unknown) => Response | Promise<Response>;
 
 /**
  * An MCP server whose tools are the REST operations of {@link TOOLS}, each run through the app
- * with the caller's key: a refusal there (scope, validation, state, limits) comes back as a tool
- * error carrying the same `{ error, code }`.
+ * with the caller's key and address (its connection as `env`, and the `X-Forwarded-For` it came
+ * with, read only behind a trusted proxy): a refusal there (scope, validation, state, limits, the
+ * key's IP allowlist) comes back as a tool error carrying the same `{ error, code }`.
  */
-export function createMcpServer(appFetch: AppFetch, key: string, env?: unknown): Server {
+export function createMcpServer(
+  appFetch: AppFetch,
+  key: string,
+  caller: { env?: unknown; forwardedFor?: string } = {},
+): Server {
   const server = new Server(
     { name: 'svc-quote', version: API_VERSION },
     {
@@ -30,6 +37,7 @@ export function createMcpServer(appFetch: AppFetch, key: string, env?: unknown):
       [MCP_CHANNEL_HEADER]: MCP_CHANNEL_TOKEN,
     };
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    if (caller.forwardedFor !== undefined) headers['x-forwarded-for'] = caller.forwardedFor;
     if (route.body !== undefined) headers['content-type'] = 'application/json';
     return appFetch(
       new Request(`http://mcp.internal/api/v1${route.path}${query}`, {
@@ -37,7 +45,7 @@ export function createMcpServer(appFetch: AppFetch, key: string, env?: unknown):
         headers,
         ...(route.body !== undefined ? { body: JSON.stringify(route.body) } : {}),
       }),
-      env,
+      caller.env,
     );
   };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -51,18 +59,16 @@ export function createMcpServer(appFetch: AppFetch, key: string, env?: unknown):
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS.find((candidate) => candidate.name === request.params.name);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    if (!tool)
-      return toolResult({ error: `There is no tool named ${request.params.name}.`, code: 'not_found' }, true);
+    if (!tool) return refusal(`There is no tool named ${request.params.name}.`, 'not_found');
+    const wrong = wrongArgument(tool, args);
+    if (wrong) return refusal(wrong, 'invalid_request');
     if (
       args.idempotency_key !== undefined &&
       (typeof args.idempotency_key !== 'string' || !KEY_RE.test(args.idempotency_key))
     ) {
-      return toolResult(
-        {
-          error: 'idempotency_key: must be 1 to 255 visible ASCII characters (no spaces)',
-          code: 'invalid_idempotency_key',
-        },
-        true,
+      return refusal(
+        'idempotency_key: must be 1 to 255 visible ASCII characters (no spaces)',
+        'invalid_idempotency_key',
       );
     }
     const response = await call(tool.route(args), args.idempotency_key as string | undefined);
@@ -75,6 +81,23 @@ export function createMcpServer(appFetch: AppFetch, key: string, env?: unknown):
     return toolResult(body, !response.ok);
   });
   return server;
+}
+
+/** A refusal made here, before any operation runs: the flat error body REST would give. */
+const refusal = (error: string, code: string) =>
+  toolResult({ error, code, request_id: requestId(), doc_url: docUrl(code) }, true);
+
+/**
+ * What is wrong with the arguments before they become a request, as REST would say it: a missing
+ * or non-string `id` (it would become a path that names no operation), or, for the tools that
+ * read (a query string, where REST refuses unknown parameters), an argument the tool does not take.
+ */
+function wrongArgument(tool: Tool, args: Record<string, unknown>): string | undefined {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
+  if ('id' in properties && typeof args.id !== 'string') return 'id: required, the record id (a string)';
+  if (tool.writes) return undefined;
+  const unknown = Object.keys(args).filter((name) => !(name in properties));
+  return unknown.length ? `${unknown.join(', ')}: unknown argument` : undefined;
 }
 
 /** A tool's answer: the REST body as structured content and as text, flagged when an error. */

@@ -59,7 +59,7 @@ const id = (args: Record<string, unknown>) =>
 
 const listQuotes = v.object({
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200))),
-  offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER))),
   cursor: v.optional(v.string()),
   status: v.optional(
     v.picklist(['draft', 'sent', 'viewed', 'approved', 'rejected', 'expired', 'paid', 'invoiced']),
@@ -75,7 +75,7 @@ const listInvoices = v.object({
 });
 const collections = v.object({
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200))),
-  offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER))),
   cliente_id: v.optional(v.string()),
   moneda: v.optional(v.string()),
 });

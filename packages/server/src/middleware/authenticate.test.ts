@@ -84,6 +84,29 @@ describe('authentication', () => {
     await expectError(await fromSocket('203.0.113.8'), 401, 'invalid_key');
   });
 
+  it('checks the allowlist of a key used through the agent interface against the caller’s address', async () => {
+    const { key } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'secret',
+      mode: 'test',
+      scope: 'read',
+      ips: ['203.0.113.7'],
+    });
+    const listQuotes = async (from: string) => {
+      const res = await t.call('POST', '/mcp', {
+        key,
+        headers: { 'x-forwarded-for': from, accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_quotes', arguments: {} } },
+      });
+      return res.status === 200
+        ? ((await res.json()) as { result: { isError?: boolean } }).result
+        : res.status;
+    };
+    // Each tool's operation sees the address the interface was called from, as REST does.
+    expect(await listQuotes('203.0.113.7')).not.toHaveProperty('isError');
+    expect(await listQuotes('203.0.113.8')).toBe(401);
+  });
+
   it('pins a new key to the current API version and answers with the version the key stores', async () => {
     const { key, record } = await createApiKey(t.db, {
       orgId: t.seed.org.id,

@@ -23,7 +23,10 @@ export function mcpRoutes(deps: AppDeps, appFetch: AppFetch) {
         );
       }
       const key = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')![1]!;
-      const server = createMcpServer(appFetch, key, c.env);
+      const server = createMcpServer(appFetch, key, {
+        env: c.env,
+        forwardedFor: c.req.header('x-forwarded-for'),
+      });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
