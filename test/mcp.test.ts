@@ -103,6 +103,11 @@ describe('MCP: the same operations as REST, under the same rules', () => {
           expect(quote).toMatchObject({ folio: expect.stringMatching(/^COT-\d{6}$/), total: 2088 });
           const replay = (await client.callTool({ name: 'create_quote', arguments: args })) as Result;
           expect(replay.structuredContent!.data.id).toBe(quote.id);
+          // What REST says with Idempotent-Replayed: true.
+          expect((replay as { _meta?: Record<string, unknown> })._meta).toEqual({
+            idempotent_replayed: true,
+          });
+          expect((created as { _meta?: unknown })._meta).toBeUndefined();
           const detail = (await client.callTool({
             name: 'get_quote',
             arguments: { id: quote.id },

@@ -78,7 +78,13 @@ export function createMcpServer(
       string,
       unknown
     >;
-    return toolResult(body, !response.ok);
+    // What REST says in headers an agent cannot see: how long to wait, and that this is a replay.
+    const retryAfter = response.headers.get('retry-after');
+    if (!response.ok && retryAfter) body.retry_after = Number(retryAfter);
+    const result = toolResult(body, !response.ok);
+    return response.headers.get('idempotent-replayed') === 'true'
+      ? { ...result, _meta: { idempotent_replayed: true } }
+      : result;
   });
   return server;
 }

@@ -371,6 +371,25 @@ describe('finalize (MX, sandbox stamping)', () => {
       numero: null,
     });
     expect(await eventsOf(inv.id)).toEqual([]);
+    // An agent gets the wait in the tool error, where it cannot read a header.
+    await call('POST', '/test_helpers/fiscal', { result: 'unavailable' });
+    const overMcp = await t.call('POST', '/mcp', {
+      key: sk,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'invoice_action', arguments: { id: inv.id, action: 'finalize' } },
+      },
+    });
+    const tool = ((await overMcp.json()) as Json).result;
+    expect(tool.isError).toBe(true);
+    expect(tool.structuredContent).toMatchObject({
+      code: 'fiscal_unavailable',
+      retry_after: expect.any(Number),
+    });
+    expect(tool.structuredContent.retry_after).toBeGreaterThan(0);
   });
 
   it('under an Idempotency-Key too, a forced rejection is recorded and each forced result is used once', async () => {
