@@ -181,6 +181,20 @@ describe('products', () => {
     expect((await t.db.query(`SELECT 1 FROM products WHERE sku = 'MIL-1'`)).length).toBe(0);
   });
 
+  it('refuses a SKU that exists in another case, naming the one that exists, writing nothing', async () => {
+    const product = { sku: 'lap-14', nombre: 'Otra laptop', precio_lista: 10, unidad: 'pieza' };
+    const before = (await t.db.query(`SELECT 1 FROM products WHERE org_id = $1`, [t.seed.org.id])).length;
+    const error = await expectError(
+      await t.call('POST', '/api/v1/productos', { key: sk, body: product }),
+      400,
+      'invalid_request',
+    );
+    expect(error.error).toBe('sku: a product with SKU LAP-14 already exists');
+    expect((await t.db.query(`SELECT 1 FROM products WHERE org_id = $1`, [t.seed.org.id])).length).toBe(
+      before,
+    );
+  });
+
   it('creates and lists products; events and publishable views never carry cost', async () => {
     const res = await t.call('POST', '/api/v1/productos', {
       key: sk,

@@ -27,6 +27,13 @@ export async function createProduct(
   const created = await deps.db.transaction(async (tx) => {
     const limit = PLANS[auth.org.plan].maxProducts;
     if ((await countProducts(tx, scope)) >= limit) throw planLimitError('products', auth.org.plan, limit);
+    // A SKU names one product in any case, as setup plans and people match it: `lap-14` is refused
+    // where `LAP-14` exists, like the same SKU.
+    const [clash] = await tx.query<{ sku: string }>(
+      'SELECT sku FROM products WHERE org_id = $1 AND mode = $2 AND lower(sku) = lower($3) LIMIT 1',
+      [scope.orgId, scope.mode, body.sku],
+    );
+    if (clash) throw invalidRequest(`sku: a product with SKU ${clash.sku} already exists`);
     const product = await insertProduct(tx, scope, {
       sku: body.sku,
       nombre: body.nombre,
