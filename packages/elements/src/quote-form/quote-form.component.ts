@@ -208,14 +208,23 @@ export class SvcQuoteForm extends LitElement {
    */
   get activeCurrency(): string {
     const config = this.config;
-    const wanted = this.currency?.toUpperCase();
     if (!config) return 'MXN';
+    const wanted = this.currency?.toUpperCase();
+    const known = this.#currencyFor;
+    if (known?.config === config && known.wanted === wanted) return known.currency;
+    // Worked out once per configuration and attribute, not per amount formatted: checking a
+    // catalog of thousands of products for every price on screen made each render quadratic.
     const priced =
       wanted &&
       config.currencies.includes(wanted) &&
       config.catalog.every((p) => this.#price(p, wanted) !== null);
-    return priced ? wanted : config.currency;
+    const currency = priced ? wanted : config.currency;
+    this.#currencyFor = { config, wanted, currency };
+    return currency;
   }
+
+  /** {@link activeCurrency} and the configuration and `currency` attribute it was worked out for. */
+  #currencyFor?: { config: ElementsConfig; wanted: string | undefined; currency: string };
 
   /** A catalog product's price in `currency`, converted as the server converts it. */
   #price(product: PickerProduct, currency = this.activeCurrency): number | null {

@@ -62,14 +62,13 @@ describe('authentication', () => {
     }
   });
 
+  /** A test-mode read key usable only from `ips`. */
+  const readKeyFrom = async (ips: string[]) =>
+    (await createApiKey(t.db, { orgId: t.seed.org.id, kind: 'secret', mode: 'test', scope: 'read', ips }))
+      .key;
+
   it('accepts a secret key only from its allowed IPs', async () => {
-    const { key } = await createApiKey(t.db, {
-      orgId: t.seed.org.id,
-      kind: 'secret',
-      mode: 'test',
-      scope: 'read',
-      ips: ['203.0.113.7', '198.51.100.0/24'],
-    });
+    const key = await readKeyFrom(['203.0.113.7', '198.51.100.0/24']);
     expect((await me(key, { 'x-forwarded-for': '203.0.113.7' })).status).toBe(200);
     expect((await me(key, { 'x-forwarded-for': '198.51.100.42' })).status).toBe(200);
     await expectError(await me(key, { 'x-forwarded-for': '203.0.113.8' }), 401, 'invalid_key');
@@ -85,13 +84,7 @@ describe('authentication', () => {
   });
 
   it('checks the allowlist of a key used through the agent interface against the caller’s address', async () => {
-    const { key } = await createApiKey(t.db, {
-      orgId: t.seed.org.id,
-      kind: 'secret',
-      mode: 'test',
-      scope: 'read',
-      ips: ['203.0.113.7'],
-    });
+    const key = await readKeyFrom(['203.0.113.7']);
     const listQuotes = async (from: string) => {
       const res = await t.call('POST', '/mcp', {
         key,

@@ -70,6 +70,12 @@ export function eventCtes(scope: { org: string; mode: string; actor: string }, e
      )`;
 }
 
+/**
+ * The condition of the events that are the organization's history: a test helper's ping or sample
+ * went to one endpoint only (`GET /events` and listen sessions leave it out).
+ */
+export const IN_HISTORY = `object <> 'webhook_endpoint'`;
+
 /** Wakes the webhook workers of every process at commit, only when deliveries were queued. */
 export const NOTIFY_IF_JOBS = `(SELECT pg_notify('${EVENTS_CHANNEL}', '') FROM jobs LIMIT 1)::text`;
 
@@ -128,8 +134,7 @@ export async function listEvents(
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
      FROM events
      WHERE org_id = $1 AND mode = $2
-       -- A test helper's ping or sample went to one endpoint; it is not the organization's history.
-       AND object <> 'webhook_endpoint'
+       AND ${IN_HISTORY}
        AND ($3::text IS NULL OR type = $3)
        AND ($4::uuid IS NULL OR object_id = $4)
        AND ($5::bigint IS NULL OR seq < $5)

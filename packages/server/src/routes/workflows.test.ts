@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertWorkflow } from '../repositories/workflows.js';
+import type { WorkflowDefinition } from '../schemas/requests.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, restrictedKey, type TestContext } from '../testing/harness.js';
 
@@ -16,6 +17,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Json = Record<string, any>;
+/** A workflow of the seeded organization in test mode, as a setup plan would add it. */
+const addTestWorkflow = (workflow: WorkflowDefinition) =>
+  upsertWorkflow(t.db, { orgId: t.seed.org.id, mode: 'test' }, workflow);
 const call = async (method: string, path: string, body?: unknown, key = sk, headers = {}) => {
   const res = await t.call(method, `/api/v1${path}`, { key, body, headers });
   return { res, body: (await res.clone().json()) as Json };
@@ -86,16 +90,12 @@ describe('workflows', () => {
 
   it('rolls back a record whose later step fails, keeping the steps before it', async () => {
     const [workflow] = [
-      await upsertWorkflow(
-        t.db,
-        { orgId: t.seed.org.id, mode: 'test' },
-        {
-          nombre: 'tarea_y_reenvio',
-          objeto: 'cotizacion',
-          pasos: [{ tipo: 'create_task', titulo: 'Revisar {folio}', dias: 0 }, { tipo: 'resend' }],
-          activo: true,
-        },
-      ),
+      await addTestWorkflow({
+        nombre: 'tarea_y_reenvio',
+        objeto: 'cotizacion',
+        pasos: [{ tipo: 'create_task', titulo: 'Revisar {folio}', dias: 0 }, { tipo: 'resend' }],
+        activo: true,
+      }),
     ];
     // Alone, and inside the transaction of an Idempotency-Key (each record then in a savepoint).
     for (const headers of [{}, { 'idempotency-key': `wf-${randomUUID()}` }]) {
@@ -113,16 +113,12 @@ describe('workflows', () => {
   });
 
   it('adds a seller comment with add_comment', async () => {
-    const workflow = await upsertWorkflow(
-      t.db,
-      { orgId: t.seed.org.id, mode: 'test' },
-      {
-        nombre: 'comentario',
-        objeto: 'cotizacion',
-        pasos: [{ tipo: 'add_comment', mensaje: 'Quedo atento, {cliente}' }],
-        activo: true,
-      },
-    );
+    const workflow = await addTestWorkflow({
+      nombre: 'comentario',
+      objeto: 'cotizacion',
+      pasos: [{ tipo: 'add_comment', mensaje: 'Quedo atento, {cliente}' }],
+      activo: true,
+    });
     const quote = await newQuote();
     await invoke(workflow!.id, [quote.id]);
     const events = (await call('GET', `/events?object_id=${quote.id}&type=quote.comment_added`)).body.data;
@@ -187,16 +183,12 @@ describe('workflows', () => {
   });
 
   it('creates a task on an invoice titled with its number, and refuses a quote id to an invoice workflow', async () => {
-    const workflow = await upsertWorkflow(
-      t.db,
-      { orgId: t.seed.org.id, mode: 'test' },
-      {
-        nombre: 'llamar_factura',
-        objeto: 'factura',
-        pasos: [{ tipo: 'create_task', titulo: 'Llamar por {numero} ({cliente})', dias: 1 }],
-        activo: true,
-      },
-    );
+    const workflow = await addTestWorkflow({
+      nombre: 'llamar_factura',
+      objeto: 'factura',
+      pasos: [{ tipo: 'create_task', titulo: 'Llamar por {numero} ({cliente})', dias: 1 }],
+      activo: true,
+    });
     const invoice = await openInvoice();
     const quote = await newQuote();
     const { body } = await invoke(workflow!.id, [invoice.id, quote.id]);
@@ -213,16 +205,12 @@ describe('workflows', () => {
     const quote = await newQuote();
     await expectError((await invoke(randomUUID(), [quote.id])).res, 404, 'not_found');
     await expectError((await invoke('nope', [quote.id])).res, 404, 'not_found');
-    const inactive = await upsertWorkflow(
-      t.db,
-      { orgId: t.seed.org.id, mode: 'test' },
-      {
-        nombre: 'apagado',
-        objeto: 'cotizacion',
-        pasos: [{ tipo: 'create_task', titulo: 'x', dias: 0 }],
-        activo: false,
-      },
-    );
+    const inactive = await addTestWorkflow({
+      nombre: 'apagado',
+      objeto: 'cotizacion',
+      pasos: [{ tipo: 'create_task', titulo: 'x', dias: 0 }],
+      activo: false,
+    });
     await expectError((await invoke(inactive!.id, [quote.id])).res, 409, 'invalid_state');
     expect((await call('GET', `/tareas?cotizacion_id=${quote.id}`)).body.data).toHaveLength(0);
   });
@@ -250,16 +238,12 @@ describe('workflows', () => {
 
   it('keeps test and live workflows apart: each mode has the demo three, and one added in test is not in live', async () => {
     const live = t.seed.keys.sk_live_write;
-    const added = await upsertWorkflow(
-      t.db,
-      { orgId: t.seed.org.id, mode: 'test' },
-      {
-        nombre: 'solo_pruebas',
-        objeto: 'cotizacion',
-        pasos: [{ tipo: 'add_comment', mensaje: 'hola' }],
-        activo: true,
-      },
-    );
+    const added = await addTestWorkflow({
+      nombre: 'solo_pruebas',
+      objeto: 'cotizacion',
+      pasos: [{ tipo: 'add_comment', mensaje: 'hola' }],
+      activo: true,
+    });
     const names = async (key: string) =>
       ((await call('GET', '/workflows?limit=200', undefined, key)).body.data as Json[]).map((w) => w.nombre);
     expect(await names(sk)).toContain('solo_pruebas');

@@ -16,7 +16,7 @@ import type { AppDeps } from '../types.js';
 import { findOrg } from './orgs.js';
 import { quoteDiscount } from './pricing.js';
 import { createPromise, type PromiseRequest } from './promises.js';
-import { expireIfDue } from './quote-actions.js';
+import { expireBeforeAction } from './quote-actions.js';
 import { addQuoteMessage } from './quote-conversation.js';
 import { type QueuedEmail, queueSellerNotice, sendQueuedEmail } from './quote-email.js';
 import { quoteEventData } from './quote-view.js';
@@ -44,11 +44,7 @@ export interface Signer {
 
 /** Runs `fn` on the token's quote, locked; a draft or unknown token is 404. */
 async function onQuote<T>(deps: AppDeps, token: string, fn: (tx: Queryable, quote: QuoteRow) => Promise<T>) {
-  // A quote past its validity is expired first, committed on its own (see expireIfDue).
-  await deps.db.transaction(async (tx) => {
-    const found = await findQuoteByToken(tx, token, true);
-    if (found) await expireIfDue(tx, found, deps.now());
-  });
+  await expireBeforeAction(deps.db, (tx) => findQuoteByToken(tx, token, true), deps.now());
   return deps.db.transaction(async (tx) => {
     const quote = await findQuoteByToken(tx, token, true);
     if (!quote || quote.status === 'draft') throw notFound('Quote');

@@ -17,7 +17,7 @@ import {
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
-import { paymentFields, payQuoteInTx, setPaymentPlan } from './payments.js';
+import { isoDay, paymentFields, payQuoteInTx, setPaymentPlan } from './payments.js';
 import { itemRows, quoteDiscount, resolveLines, totalsFor } from './pricing.js';
 import { breakQuotePromises, createPromise, promiseEvents } from './promises.js';
 import { addQuoteMessage, conversationFields } from './quote-conversation.js';
@@ -85,11 +85,7 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
   const now = deps.now();
   let queued: QueuedEmail | null = null;
   let email: EmailOutcome | undefined;
-  // Committed on its own, so a quote that expired stays expired when the action is refused.
-  await deps.db.transaction(async (tx) => {
-    const found = await findQuote(tx, scope, id, true);
-    if (found) await expireIfDue(tx, found, now);
-  });
+  await expireBeforeAction(deps.db, (tx) => findQuote(tx, scope, id, true), now);
   const quote = await deps.db.transaction(async (tx) => {
     const current = await findQuote(tx, scope, id, true);
     if (!current) throw notFound('Quote');
@@ -298,19 +294,38 @@ export async function runTestHelper(
  */
 export async function expireIfDue(tx: Queryable, quote: QuoteRow, now: Date): Promise<QuoteRow> {
   if (quote.status !== 'sent' && quote.status !== 'viewed') return quote;
-  if (!quote.vigencia || quote.vigencia >= now.toISOString().slice(0, 10)) return quote;
+  if (!quote.vigencia || quote.vigencia >= isoDay(now)) return quote;
   const expired = await updateQuote(tx, quote.id, { status: 'expired' });
-  await insertEvent(tx, {
+  await recordExpired(tx, expired);
+  return expired;
+}
+
+/**
+ * {@link expireIfDue} in a transaction of its own, before an action's: a quote that expired stays
+ * expired when the action it was found for is refused (and rolled back).
+ */
+export async function expireBeforeAction(
+  db: Database,
+  find: (tx: Queryable) => Promise<QuoteRow | undefined>,
+  now: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const found = await find(tx);
+    if (found) await expireIfDue(tx, found, now);
+  });
+}
+
+/** The `quote.expired` of a quote the service expired. */
+const recordExpired = (tx: Queryable, quote: QuoteRow) =>
+  insertEvent(tx, {
     orgId: quote.org_id,
     mode: quote.mode,
     type: 'quote.expired',
     object: 'quote',
     objectId: quote.id,
-    data: quoteEventData(expired),
+    data: quoteEventData(quote),
     actor: 'system',
   });
-  return expired;
-}
 
 /**
  * Expires every sent or viewed quote whose validity date has passed, each with its
@@ -323,19 +338,9 @@ export async function expireDueQuotes(db: Database, now: Date): Promise<number> 
       `UPDATE quotes SET status = 'expired', updated_at = now()
        WHERE status IN ('sent', 'viewed') AND vigencia < $1::date
        RETURNING id, org_id, mode, folio, status, moneda, total, cliente_nombre, cliente_id`,
-      [now.toISOString().slice(0, 10)],
+      [isoDay(now)],
     );
-    for (const quote of expired) {
-      await insertEvent(tx, {
-        orgId: quote.org_id,
-        mode: quote.mode,
-        type: 'quote.expired',
-        object: 'quote',
-        objectId: quote.id,
-        data: quoteEventData(quote),
-        actor: 'system',
-      });
-    }
+    for (const quote of expired) await recordExpired(tx, quote);
     return expired.length;
   });
 }

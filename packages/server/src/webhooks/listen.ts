@@ -1,6 +1,7 @@
 import { notFound } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { isUuid } from '../ids.js';
+import { IN_HISTORY } from '../repositories/events.js';
 import type { KeyWithOrg } from '../services/key-store.js';
 import type { AppDeps } from '../types.js';
 import { deliveryBody } from './delivery-worker.js';
@@ -42,7 +43,7 @@ export async function collectListenSession(
   const after = cursor === undefined ? row.from_seq : Math.max(row.from_seq, decodeCursor(cursor));
   const events = await deps.db.query<{ id: string; seq: number }>(
     `SELECT id, seq FROM events
-     WHERE org_id = $1 AND mode = 'test' AND seq > $2 AND object <> 'webhook_endpoint' ORDER BY seq LIMIT $3`,
+     WHERE org_id = $1 AND mode = 'test' AND seq > $2 AND ${IN_HISTORY} ORDER BY seq LIMIT $3`,
     [auth.org.id, after, limit],
   );
   const data = [];
