@@ -383,6 +383,7 @@ export async function updateQuote(
       | 'motivo'
       | 'aceptacion'
       | 'motivo_rechazo'
+      | 'pagado'
     >
   > & { sent_at?: 'now' },
 ): Promise<QuoteRow> {

@@ -622,6 +622,11 @@ describe('quote action invoice', () => {
     const { res, body } = await call('POST', `/cotizaciones/${id}`, { action: 'invoice' });
     expect(res.status).toBe(200);
     expect(body.data.status).toBe('invoiced');
+    // The quote detail, as every other action answers it, with the invoice besides.
+    const { factura: _factura, ...quote } = body.data;
+    expect(quote).toEqual((await call('GET', `/cotizaciones/${id}`)).body.data);
+    expect(quote).toHaveProperty('saldo');
+    expect(quote).toHaveProperty('conversacion');
     expect(body.data.factura).toMatchObject({
       estado: 'open',
       numero: expect.stringMatching(/^F-\d{6}$/),

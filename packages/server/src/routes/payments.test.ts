@@ -315,6 +315,17 @@ describe('promises', () => {
     expect(d).toMatchObject({ status: 'paid', saldo: 0 });
     expect(d.promesas[0].estado).toBe('kept');
   });
+
+  it('counts a quote marked paid after part payments as paid in full: pagado is the total', async () => {
+    const id = await quote();
+    const total = (await detail(id)).total as number;
+    await action(id, { action: 'pay', monto: 100 });
+    const { body } = await action(id, { action: 'mark_paid' });
+    expect(body.data).toMatchObject({ status: 'paid', pagado: total, saldo: 0 });
+    // Only the payment registered here is listed; the rest was paid outside the service.
+    expect(body.data.pagos.map((p: Json) => p.monto)).toEqual([100]);
+    expect(await detail(id)).toMatchObject({ pagado: total, saldo: 0 });
+  });
 });
 
 describe("the merchant's usual plan (widget settings)", () => {

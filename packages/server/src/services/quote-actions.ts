@@ -8,7 +8,6 @@ import {
   deleteQuote,
   findQuote,
   findQuoteByToken,
-  findQuoteItems,
   type QuoteRow,
   type QuoteStatus,
   replaceQuoteItems,
@@ -17,14 +16,15 @@ import {
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
-import { isoDay, paymentFields, payQuoteInTx, setPaymentPlan } from './payments.js';
+import { isoDay, payQuoteInTx, setPaymentPlan } from './payments.js';
 import { itemRows, quoteDiscount, resolveLines, totalsFor } from './pricing.js';
 import { breakQuotePromises, createPromise, promiseEvents } from './promises.js';
-import { addQuoteMessage, conversationFields } from './quote-conversation.js';
+import { addQuoteMessage } from './quote-conversation.js';
+import { fullQuoteDetail } from './quote-detail.js';
 import { type EmailOutcome, type QueuedEmail, sendQueuedEmail } from './quote-email.js';
 import { invoiceQuote } from './quote-invoicing.js';
 import { sendQuoteInTx } from './quote-sending.js';
-import { quoteDetail, quoteEventData } from './quote-view.js';
+import { quoteEventData } from './quote-view.js';
 import { apiActor } from './quotes.js';
 
 /** Actions of POST /cotizaciones/{id}. */
@@ -103,7 +103,13 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
     const move = MOVES[action];
     if (move) {
       if (!move.from.includes(current.status)) throw wrongState(current, action, move.from);
-      const moved = await updateQuote(tx, current.id, { status: move.to });
+      // Paid in full outside the service: what was paid is the total, so the balance is 0
+      // wherever it is read (the detail, collections, an invoice made from the quote).
+      const moved = await updateQuote(
+        tx,
+        current.id,
+        action === 'mark_paid' ? { status: move.to, pagado: current.total } : { status: move.to },
+      );
       // An approval through the API takes the whole quote; the client's page may take part of it.
       await event(move.event, moved, action === 'approve' ? { parcial: false } : {});
       // Paid in full outside the service: the promises still pending are kept.
@@ -180,12 +186,7 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
     return sent.quote;
   });
   if (queued && deps.mailer) email = await sendQueuedEmail(deps.db, deps.mailer, queued);
-  const items = await findQuoteItems(deps.db, quote.id);
-  const detail = {
-    ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret'),
-    ...(await paymentFields(deps.db, quote)),
-    ...(await conversationFields(deps.db, quote)),
-  };
+  const detail = await fullQuoteDetail(deps, quote, auth.org, auth.key.kind === 'secret');
   return email ? { ...detail, email } : detail;
 }
 
@@ -279,12 +280,7 @@ export async function runTestHelper(
     });
     return moved;
   });
-  const items = await findQuoteItems(deps.db, quote.id);
-  return {
-    ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, true),
-    ...(await paymentFields(deps.db, quote)),
-    ...(await conversationFields(deps.db, quote)),
-  };
+  return fullQuoteDetail(deps, quote, auth.org, true);
 }
 
 /**

@@ -4,7 +4,8 @@ import { findQuote, findQuoteItems, updateQuote } from '../repositories/quotes.j
 import type { AppDeps } from '../types.js';
 import { fiscalRejected, invoiceFromQuote, quoteInvoiceProvider, StampRefused } from './invoices.js';
 import type { KeyWithOrg } from './key-store.js';
-import { quoteDetail, quoteEventData } from './quote-view.js';
+import { fullQuoteDetail } from './quote-detail.js';
+import { quoteEventData } from './quote-view.js';
 import { apiActor } from './quotes.js';
 
 /**
@@ -44,9 +45,8 @@ export async function invoiceQuote(deps: AppDeps, auth: KeyWithOrg, id: string) 
       });
       return { quote, invoice };
     });
-    const items = await findQuoteItems(deps.db, quote.id);
     return {
-      ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret'),
+      ...(await fullQuoteDetail(deps, quote, auth.org, auth.key.kind === 'secret')),
       factura: {
         id: invoice.id,
         numero: invoice.numero,

@@ -19,7 +19,6 @@ import type { BatchedQuote, StoredResponse } from '../repositories/quote-batch.j
 import { type QuoteInputs, readQuoteInputs } from '../repositories/quote-inputs.js';
 import {
   findQuote,
-  findQuoteItems,
   listQuotes,
   type NewQuote,
   type QuoteItemRow,
@@ -31,13 +30,13 @@ import type { AppDeps } from '../types.js';
 import { type InputsRequest, inputsMemory } from './inputs-memory.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
-import { paymentFields, setPaymentPlan } from './payments.js';
+import { setPaymentPlan } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { couponCheck, couponError, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
-import { conversationFields } from './quote-conversation.js';
+import { fullQuoteDetail } from './quote-detail.js';
 import { type EmailOutcome, type QueuedEmail, sendQueuedEmail } from './quote-email.js';
 import { sendQuoteInTx } from './quote-sending.js';
-import { publicLink, quoteDetail, quoteEventData, quoteEventSummary, quoteListItem } from './quote-view.js';
+import { publicLink, quoteEventData, quoteEventSummary, quoteListItem } from './quote-view.js';
 import { quoteWriter } from './quote-writer.js';
 
 /** Fields a publishable key may not send on quote creation. */
@@ -514,10 +513,5 @@ export async function listQuotePage(deps: AppDeps, auth: KeyWithOrg, query: Quot
 export async function getQuoteDetail(deps: AppDeps, auth: KeyWithOrg, id: string) {
   const quote = await findQuote(deps.db, { orgId: auth.org.id, mode: auth.key.mode }, id);
   if (!quote) throw notFound('Quote');
-  const items = await findQuoteItems(deps.db, quote.id);
-  return {
-    ...quoteDetail(quote, items, auth.org, deps.config.publicUrl, auth.key.kind === 'secret'),
-    ...(await paymentFields(deps.db, quote)),
-    ...(await conversationFields(deps.db, quote)),
-  };
+  return fullQuoteDetail(deps, quote, auth.org, auth.key.kind === 'secret');
 }
