@@ -31,6 +31,9 @@ describe('money', () => {
     expect(roundHalfAwayFromZero(1.005 * 100)).toBe(101);
     expect(toMinor(2.675, 'MXN')).toBe(268);
     expect(toMinor(1.0005, 'KWD')).toBe(1001);
+    // Large amounts keep their decimals: 62,500,000,003 centavos × 0.16 = 10,000,000,000.48.
+    expect(roundHalfAwayFromZero(62_500_000_003 * 0.16)).toBe(10_000_000_000);
+    expect(toMinor(123_456_789.0146, 'MXN')).toBe(12_345_678_901);
   });
 
   it('converts between major and minor units', () => {

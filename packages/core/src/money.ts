@@ -17,13 +17,15 @@ export function currencyExponent(code: string): number {
 }
 
 /**
- * Rounds half away from zero, immune to binary floating error: the value is first brought to 12
+ * Rounds half away from zero, immune to binary floating error: the value is first brought to 15
  * significant digits, so 1.005 × 100 (= 100.49999999999999) rounds to 101, as a person expects.
+ * Fifteen digits keep three decimals of an amount up to 10^12 minor units (ten thousand million
+ * pesos), so 10,000,000,000.48 centavos still rounds down; a double holds 15–17 digits in all.
  * @example roundHalfAwayFromZero(-2.5) // -3
  */
 export function roundHalfAwayFromZero(x: number): number {
   if (!Number.isFinite(x)) return x;
-  const cleaned = Number(Math.abs(x).toPrecision(12));
+  const cleaned = Number(Math.abs(x).toPrecision(15));
   const rounded = Math.floor(cleaned + 0.5);
   return x < 0 ? -rounded : rounded;
 }
