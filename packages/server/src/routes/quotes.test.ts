@@ -32,6 +32,39 @@ const cliente = { empresa: 'Acme SA de CV', email: 'compras@acme.example' };
 const count = async (table: string) =>
   (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
 
+describe('SAT unit keys of lines (Mexico)', () => {
+  it("deduces a catalog line's unit key from its product's unit when neither names one", async () => {
+    const product = async (sku: string, unidad: string, extra: Json = {}) => {
+      const res = await t.call('POST', '/api/v1/productos', {
+        key: sk,
+        body: { sku, nombre: sku, unidad, precio_lista: 100, ...extra },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as Json).data.id as string;
+    };
+    const hours = await product('UNIT-HORAS', 'horas');
+    const boxes = await product('UNIT-CAJA', 'caja', { clave_unidad_sat: 'H87' });
+    const tank = await product('UNIT-TANQUE', 'tanque');
+    const line = (producto_id: string, extra: Json = {}) => ({
+      descripcion: 'x',
+      cantidad: 1,
+      precio_unitario: 100,
+      producto_id,
+      ...extra,
+    });
+    const { res, body } = await create({
+      cliente,
+      items: [line(hours), line(boxes), line(tank), line(hours, { clave_unidad_sat: 'E48' })],
+    });
+    expect(res.status).toBe(200);
+    const detail = (
+      (await (await t.call('GET', `/api/v1/cotizaciones/${body.data.id}`, { key: sk })).json()) as Json
+    ).data;
+    // Deduced from "horas"; the product's own key wins; an unknown unit is H87; the line's wins.
+    expect(detail.items.map((item: Json) => item.clave_unidad_sat)).toEqual(['HUR', 'H87', 'H87', 'E48']);
+  });
+});
+
 describe('POST /cotizaciones', () => {
   it('creates a draft with folio, token, public link and exact totals', async () => {
     const { res, body } = await create({

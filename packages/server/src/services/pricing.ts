@@ -12,6 +12,7 @@ import { isUuid } from '../ids.js';
 import { type CouponRejection, type CouponRow, couponRejection } from '../repositories/coupons.js';
 import { findProductsByIds, type ProductRow } from '../repositories/products.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
+import { satUnitKey } from './fiscal/unit-keys.js';
 import type { Org } from './orgs.js';
 
 /** A line with everything known about it before totals. */
@@ -145,7 +146,9 @@ export function priceLines(
       product_tax_rate: product.tax_rate,
       exemption_reason: item.exemption_reason ?? null,
       clave_sat: mexican ? (item.clave_sat ?? product.clave_sat ?? '01010101') : null,
-      clave_unidad_sat: mexican ? (item.clave_unidad_sat ?? product.clave_unidad_sat ?? 'H87') : null,
+      clave_unidad_sat: mexican
+        ? (item.clave_unidad_sat ?? product.clave_unidad_sat ?? satUnitKey(product.unidad) ?? 'H87')
+        : null,
     };
   });
 }
