@@ -701,6 +701,34 @@ describe('quote action invoice', () => {
     );
   });
 
+  it('derives the exemption_reason of lines taxed at 0 from the client, for quotes and invoices', async () => {
+    const org = await createOrg(t.db, {
+      nombre: 'Exenciones SL',
+      plan: 'developer',
+      country: 'ES',
+      currency: 'EUR',
+      currencies: ['EUR'],
+      default_tax_rate: 0.21,
+      locale: 'es',
+    });
+    const { key } = await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' });
+    const zero = { descripcion: 'Exenta', cantidad: 1, precio_unitario: 100, tax_rate: 0 };
+    const items = [zero, line(1, 100), { ...zero, exemption_reason: 'E1' }];
+    const french = { empresa: 'Vins SARL', fiscal: { country: 'FR', tax_id: 'FR12345678901' } };
+    const quote = await call('POST', '/cotizaciones', { cliente: french, items }, key);
+    expect(quote.res.status).toBe(200);
+    const detail = (await call('GET', `/cotizaciones/${quote.body.data.id}`, undefined, key)).body.data;
+    // Intra-Community: E5 where the rate is 0 and none was given; the given one stays.
+    expect(detail.items.map((item: Json) => item.exemption_reason)).toEqual(['E5', null, 'E1']);
+    const american = { empresa: 'Wine Inc', fiscal: { country: 'US', tax_id: '12-3456789' } };
+    const invoice = await call('POST', '/facturas', { cliente: american, items }, key);
+    expect(invoice.res.status).toBe(200);
+    expect(invoice.body.data.items.map((item: Json) => item.exemption_reason)).toEqual(['E2', null, 'E1']);
+    // A Spanish client tells nothing: no cause is invented.
+    const local = await call('POST', '/facturas', { cliente: { empresa: 'Bar Pepe' }, items: [zero] }, key);
+    expect(local.body.data.items[0].exemption_reason).toBeNull();
+  });
+
   it('a non-MX organization issues commercial invoices with invoice.issued and no stamping', async () => {
     const org = await createOrg(t.db, {
       nombre: 'Estudio Olivo',

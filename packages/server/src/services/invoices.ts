@@ -36,6 +36,7 @@ import {
 } from '../repositories/invoices.js';
 import { readQuoteInputs } from '../repositories/quote-inputs.js';
 import type { AppDeps } from '../types.js';
+import { derivedExemption } from './fiscal/exemptions.js';
 import { type FiscalProvider, fiscalProviders, type StampResult, sandboxProvider } from './fiscal/index.js';
 import { queueInvoiceEmail } from './invoice-email.js';
 import { balanceOf, invoiceDetail, invoiceEventData, invoiceListItem } from './invoice-view.js';
@@ -174,7 +175,8 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
       notas: body.notas ?? null,
       created_by: apiActor(auth),
     };
-    return insertInvoice(tx, scope, row, itemRows(lines, totals));
+    const exemption = derivedExemption(org.country, client.country_code);
+    return insertInvoice(tx, scope, row, itemRows(lines, totals, exemption));
   });
   // A new draft has no payments or credit notes (those need an issued invoice).
   return detailOf(deps, auth, invoice, { items, payments: [], notes: [] });

@@ -194,8 +194,11 @@ export function totalsFor(
   });
 }
 
-/** The stored lines: each resolved line with its computed amounts. */
-export function itemRows(lines: ResolvedLine[], totals: Totals): QuoteItemRow[] {
+/**
+ * The stored lines: each resolved line with its computed amounts. A line taxed at 0 without an
+ * `exemption_reason` takes `exemption`, the one derived from the client (`derivedExemption`).
+ */
+export function itemRows(lines: ResolvedLine[], totals: Totals, exemption: string | null): QuoteItemRow[] {
   return lines.map((line, position) => {
     const computed = totals.lines[position]!;
     return {
@@ -209,7 +212,7 @@ export function itemRows(lines: ResolvedLine[], totals: Totals): QuoteItemRow[] 
       producto_id: line.producto_id,
       sku: line.sku,
       tax_rate: computed.tax_rate,
-      exemption_reason: line.exemption_reason,
+      exemption_reason: line.exemption_reason ?? (computed.tax_rate === 0 ? exemption : null),
       clave_sat: line.clave_sat,
       clave_unidad_sat: line.clave_unidad_sat,
       importe: computed.base,

@@ -14,6 +14,7 @@ import {
   updateQuote,
 } from '../repositories/quotes.js';
 import type { AppDeps } from '../types.js';
+import { derivedExemption } from './fiscal/exemptions.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
 import { isoDay, payQuoteInTx, setPaymentPlan } from './payments.js';
@@ -208,7 +209,9 @@ async function reprice(
       defaultTaxRate: org.default_tax_rate,
       discount,
     });
-    await replaceQuoteItems(tx, quote.id, itemRows(lines, totals));
+    const client = quote.cliente_id ? await findClientById(tx, scope, quote.cliente_id) : undefined;
+    const exemption = derivedExemption(org.country, client?.country_code ?? null);
+    await replaceQuoteItems(tx, quote.id, itemRows(lines, totals, exemption));
     quote = await updateQuote(tx, quote.id, {
       subtotal: totals.subtotal,
       descuento: totals.descuento,

@@ -27,6 +27,7 @@ import {
   storedQuote,
 } from '../repositories/quotes.js';
 import type { AppDeps } from '../types.js';
+import { derivedExemption } from './fiscal/exemptions.js';
 import { type InputsRequest, inputsMemory } from './inputs-memory.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
@@ -408,7 +409,7 @@ function priceQuote(
   };
   return {
     quote,
-    items: itemRows(lines, totals),
+    items: itemRows(lines, totals, derivedExemption(org.country, client.country_code)),
     client,
     newClient,
     approval,
