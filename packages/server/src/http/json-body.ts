@@ -13,6 +13,27 @@ const parsed = new WeakMap<Request, unknown>();
  */
 export async function readJson(c: Context): Promise<unknown> {
   if (parsed.has(c.req.raw)) return parsed.get(c.req.raw);
+  requireJsonType(c);
+  const value = parseJsonBytes(await readBodyBytes(c));
+  parsed.set(c.req.raw, value);
+  return value;
+}
+
+/**
+ * As {@link readJson} for an operation whose body may be left out: undefined when there is none
+ * (no bytes, whatever the headers say); a body that is there is read by the same rules.
+ */
+export async function readOptionalJson(c: Context): Promise<unknown> {
+  if (parsed.has(c.req.raw)) return parsed.get(c.req.raw);
+  const bytes = c.req.raw.body ? await readBodyBytes(c) : new Uint8Array();
+  if (bytes.length === 0) return undefined;
+  requireJsonType(c);
+  const value = parseJsonBytes(bytes);
+  parsed.set(c.req.raw, value);
+  return value;
+}
+
+function requireJsonType(c: Context) {
   if (!isJsonContentType(c.req.header('content-type'))) {
     throw new ApiError(
       400,
@@ -20,9 +41,6 @@ export async function readJson(c: Context): Promise<unknown> {
       'The body must be JSON sent with Content-Type: application/json.',
     );
   }
-  const value = parseJsonBytes(await readBodyBytes(c));
-  parsed.set(c.req.raw, value);
-  return value;
 }
 
 /** Whether a `Content-Type` header names JSON, as {@link readJson} requires. */

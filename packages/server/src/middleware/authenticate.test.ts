@@ -16,6 +16,16 @@ describe('authentication', () => {
   it('answers 401 missing_key without an Authorization header', async () => {
     await expectError(await me(), 401, 'missing_key');
     await expectError(await me(undefined, { authorization: '' }), 401, 'missing_key');
+    await expectError(await me(undefined, { authorization: 'Bearer' }), 401, 'missing_key');
+  });
+
+  it('answers 401 invalid_key for an Authorization header that is there but not "Bearer <key>"', async () => {
+    await expectError(await me(undefined, { authorization: 'Basic abc' }), 401, 'invalid_key');
+    await expectError(
+      await me(undefined, { authorization: `Bearer ${t.seed.keys.sk_test_write} extra` }),
+      401,
+      'invalid_key',
+    );
   });
 
   it('answers 401 invalid_key for an unknown key of valid shape and for junk', async () => {

@@ -15,7 +15,11 @@ export async function authenticate(c: Context<AppEnv>, deps: AppDeps): Promise<K
   if (!header)
     throw new ApiError(401, 'missing_key', 'Send your API key as Authorization: Bearer <API_KEY>.');
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) throw new ApiError(401, 'missing_key', 'The Authorization header must be "Bearer <API_KEY>".');
+  // "Bearer" alone names no key; anything else (another scheme, two words) is a key we refuse.
+  if (!match) {
+    const code = /^Bearer$/i.test(header) ? 'missing_key' : 'invalid_key';
+    throw new ApiError(401, code, 'The Authorization header must be "Bearer <API_KEY>".');
+  }
   const secret = match[1]!;
   const found = KEY_PATTERN.test(secret) ? await deps.keys.find(secret) : null;
   if (!found) throw new ApiError(401, 'invalid_key', 'The API key is not valid.');

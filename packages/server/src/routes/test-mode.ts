@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { invalidState } from '../errors.js';
+import { readNoFields } from '../http/parse.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { resetTestData } from '../services/test-data.js';
 import type { AppDeps, AppEnv } from '../types.js';
@@ -13,6 +14,7 @@ export function testModeRoutes(deps: AppDeps) {
     '/reset',
     endpoint(deps, { resource: 'test_mode', level: 'write' }),
     async (c) => {
+      await readNoFields(c);
       const { key, org } = c.get('auth');
       if (key.mode !== 'test') {
         throw invalidState(

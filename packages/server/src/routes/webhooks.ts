@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { readJson } from '../http/json-body.js';
-import { parse } from '../http/parse.js';
+import { parse, readNoFields } from '../http/parse.js';
 import { intParam, onlyParams } from '../http/query.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { EVENT_TYPES } from '../services/event-catalog.js';
@@ -67,9 +67,10 @@ export function webhookRoutes(deps: AppDeps) {
       const limit = intParam(query.limit, 'limit', 1, 200) ?? 50;
       return c.json({ data: await listDeliveries(deps, c.get('auth'), c.req.param('id'), limit) });
     })
-    .post('/webhooks/:id/deliveries/:job/retry', write, async (c) =>
-      c.json({ data: await retryJob(deps, c.get('auth'), c.req.param('id'), c.req.param('job')) }),
-    )
+    .post('/webhooks/:id/deliveries/:job/retry', write, async (c) => {
+      await readNoFields(c);
+      return c.json({ data: await retryJob(deps, c.get('auth'), c.req.param('id'), c.req.param('job')) });
+    })
     .post(
       '/test_helpers/webhooks',
       endpoint(deps, { resource: 'webhooks', level: 'write', testOnly: true }),
@@ -81,7 +82,10 @@ export function webhookRoutes(deps: AppDeps) {
     .post(
       '/test_helpers/listen',
       endpoint(deps, { resource: 'webhooks', level: 'write', testOnly: true }),
-      async (c) => c.json({ data: await openListenSession(deps, c.get('auth')) }),
+      async (c) => {
+        await readNoFields(c);
+        return c.json({ data: await openListenSession(deps, c.get('auth')) });
+      },
     )
     .get(
       '/test_helpers/listen/:id',

@@ -464,6 +464,24 @@ describe('deliveries', () => {
 });
 
 describe('listen sessions', () => {
+  it('opens with no body or {} and refuses any other body, opening nothing', async () => {
+    const open = (init: Record<string, unknown>) =>
+      t.call('POST', '/api/v1/test_helpers/listen', { key: sk, ...init });
+    const sessions = async () => (await t.db.query('SELECT id FROM listen_sessions')).length;
+    const before = await sessions();
+    await expectError(await open({ body: 'garbage' }), 400, 'invalid_json');
+    await expectError(
+      await open({ body: '{}', headers: { 'content-type': 'text/plain' } }),
+      400,
+      'invalid_json',
+    );
+    await expectError(await open({ body: { since: 'now' } }), 400, 'invalid_request');
+    expect(await sessions()).toBe(before);
+    expect((await open({})).status).toBe(200);
+    expect((await open({ body: {} })).status).toBe(200);
+    expect(await sessions()).toBe(before + 2);
+  });
+
   it('collects the test events since the session opened, as deliveries, with a cursor', async () => {
     await makeQuote();
     const open = (await (
