@@ -41,7 +41,8 @@ export function createApp(deps: AppDeps) {
   // CORS only where publishable keys may call: the widget's operations and quote creation.
   const cors = publishableCors(new PreflightOrigins(deps.db));
   app.use('/api/v1/elements/*', cors);
-  app.use('/api/v1/cotizaciones', cors);
+  // Quote creation only: the list on the same path is a secret-key operation, with no CORS.
+  app.on(['POST', 'OPTIONS'], '/api/v1/cotizaciones', cors);
   const configs = new ElementsConfigCache(deps.db, deps.keys);
   // The basket preview's allowances and catalog, in this process's memory (routes/elements.ts).
   const previewMemory = {

@@ -34,6 +34,29 @@ describe('who may call what, on every operation', () => {
     }
   });
 
+  it('sends no CORS headers on an operation publishable keys cannot call, whatever the key', async () => {
+    for (const op of OPERATIONS.filter((o) => !o.publishable)) {
+      for (const key of [undefined, 'sk_test_00000000000000000000000000000000']) {
+        const res = await t.call(op.method.toUpperCase(), url(op.path), {
+          key,
+          headers: ORIGIN,
+          body: op.method === 'get' ? undefined : {},
+        });
+        expect({ op: `${op.method} ${op.path}`, status: res.status }).toEqual({
+          op: `${op.method} ${op.path}`,
+          status: 401,
+        });
+        expect({
+          op: `${op.method} ${op.path}`,
+          cors: res.headers.get('access-control-allow-origin'),
+        }).toEqual({
+          op: `${op.method} ${op.path}`,
+          cors: null,
+        });
+      }
+    }
+  });
+
   it('refuses read keys on every write operation', async () => {
     for (const op of OPERATIONS.filter((o) => o.scope === 'write')) {
       const res = await t.call(op.method.toUpperCase(), url(op.path), {
