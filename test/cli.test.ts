@@ -15,7 +15,10 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('seed --json prints exactly the documented object and nothing else, and is safe to run twice', async () => {
-    const first = await cli(['seed', '--json', '--origin', 'https://shop.example'], env);
+    const first = await cli(
+      ['seed', '--json', '--origin', 'https://Shop.Example/', '--origin', 'https://shop.example'],
+      env,
+    );
     const seed = JSON.parse(first.stdout);
     expect(seed.org).toEqual({ id: expect.stringMatching(UUID), nombre: 'Estudio Nopal', plan: 'developer' });
     expect(seed.keys).toEqual({
@@ -36,6 +39,7 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
     expect(seed.publishable_origins).toEqual([
       'http://127.0.0.1:8787',
       'http://localhost:8787',
+      // As the keys store it: the two spellings are one origin.
       'https://shop.example',
     ]);
     expect(seed.products.map((p: { sku: string }) => p.sku)).toEqual(

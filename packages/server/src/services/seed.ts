@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Database } from '../db/database.js';
 import { upsertWorkflow } from '../repositories/workflows.js';
-import { createApiKey, type KeyMode } from './api-keys.js';
+import { createApiKey, type KeyMode, normalizeOrigin } from './api-keys.js';
 import { DEMO_WORKFLOWS } from './demo-workflows.js';
 import { createOrg, findOrg, type Org } from './orgs.js';
 
@@ -77,6 +77,9 @@ export async function seedDemo(
   catalog: DemoCatalog,
   options: { origins: string[] },
 ): Promise<SeedResult> {
+  // Checked before anything is written: a bad --origin leaves the database as it was. Printed as
+  // the keys store them (https://Shop.Example/ and https://shop.example are one origin).
+  const origins = [...new Set(options.origins.map(normalizeOrigin))];
   const org = (await findOrg(db, { slug: DEMO_SLUG })) ?? (await createDemoOrg(db, catalog));
   const free =
     (await findOrg(db, { slug: FREE_SLUG })) ??
@@ -91,7 +94,6 @@ export async function seedDemo(
   for (const mode of ['test', 'live'] as const)
     for (const workflow of DEMO_WORKFLOWS) await upsertWorkflow(db, { orgId: org.id, mode }, workflow);
 
-  const origins = [...new Set(options.origins)];
   const key = async (o: Org, kind: 'secret' | 'publishable', mode: KeyMode, scope: 'read' | 'write') =>
     (
       await createApiKey(
