@@ -141,6 +141,9 @@ describe('public quote page', () => {
 
   it('marks a sent quote viewed on first opening only, with actor client', async () => {
     const q = await quote();
+    // A HEAD (a link checker, a preview) reads no page: the quote stays sent.
+    expect((await t.call('HEAD', `/q/${q.token}`)).status).toBe(200);
+    expect((await detail(q.id)).status).toBe('sent');
     await open(q.token);
     await open(q.token);
     expect((await detail(q.id)).status).toBe('viewed');
@@ -168,6 +171,13 @@ describe('public quote page', () => {
     expect((await detail(draft.id)).status).toBe('draft');
     expect((await open('x'.repeat(40))).res.status).toBe(404);
     expect((await open('<script>')).res.status).toBe(404);
+    // Other addresses under /q/ get the page's 404 too, not the API's JSON.
+    for (const path of ['/q/', `/q/${draft.token}/`, `/q/${draft.token}/nothing`]) {
+      const res = await t.call('GET', path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await res.text()).toContain('Cotización no encontrada');
+    }
   });
 });
 
@@ -300,15 +310,21 @@ describe('rejecting, talking and promising on the page', () => {
     expect((await detail(plain.id)).motivo_rechazo).toBeNull();
   });
 
-  it('answers a body that cannot be read as a form with 400', async () => {
-    const q = await quote();
+  it('answers a body that cannot be read as a form, or too large, with the page saying so', async () => {
+    const q = await quote({ lang: 'en' });
+    const refused = async (body: string, type: string) => {
+      const res = await t.call('POST', `/q/${q.token}/comment`, { body, headers: { 'content-type': type } });
+      return { status: res.status, type: res.headers.get('content-type'), html: await res.text() };
+    };
     for (const type of ['multipart/form-data; boundary=zz', 'multipart/form-data']) {
-      const res = await t.call('POST', `/q/${q.token}/comment`, {
-        body: 'garbage',
-        headers: { 'content-type': type },
-      });
-      expect(res.status).toBe(400);
+      const answer = await refused('garbage', type);
+      expect(answer).toMatchObject({ status: 400, type: expect.stringMatching(/^text\/html/) });
+      expect(answer.html).toContain('We could not record that.');
     }
+    const large = await refused(`mensaje=${'x'.repeat(70_000)}`, 'application/x-www-form-urlencoded');
+    expect(large).toMatchObject({ status: 413, type: expect.stringMatching(/^text\/html/) });
+    expect(large.html).toContain('We could not record that.');
+    expect((await detail(q.id)).conversacion).toEqual([]);
   });
 
   it('refuses a form field holding U+0000 with 400 and writes nothing', async () => {

@@ -6,7 +6,7 @@ import { quotePdfView } from '../documents/quote-document.js';
 import { ApiError } from '../errors.js';
 import { clientIp } from '../http/client-ip.js';
 import { csrfGuard } from '../http/csrf.js';
-import { readForm, unreadableForm } from '../http/form-body.js';
+import { readForm } from '../http/form-body.js';
 import { type Lang, pickLang } from '../i18n/messages.js';
 import { QUOTE_PAGE_MESSAGES, type QuotePageMessages } from '../i18n/quote-page.js';
 import { enforceRateLimit } from '../middleware/rate-limit.js';
@@ -84,7 +84,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
   const render = async (
     c: Context<AppEnv>,
     quote: QuoteRow,
-    status: 200 | 400 | 403 | 409 | 429 = 200,
+    status: 200 | 400 | 403 | 409 | 413 | 429 = 200,
     extra: {
       notice?: string;
       error?: string;
@@ -110,6 +110,13 @@ export function publicQuoteRoutes(deps: AppDeps) {
       ...extra,
     });
     return c.html(view, status, { ...headers, ...extra.headers });
+  };
+
+  /** A form too large or unreadable: the page again, in its language, saying so. */
+  const refusedForm = async (c: Context<AppEnv>, status: 400 | 413) => {
+    const quote = await publicQuote(c.req.param('token') ?? '');
+    if (!quote) return notFound(c);
+    return render(c, quote, status, { error: QUOTE_PAGE_MESSAGES[langOf(c, quote)].errors.other });
   };
 
   /** Reads the form, checks what the page can check itself, and runs it. */
@@ -162,86 +169,95 @@ export function publicQuoteRoutes(deps: AppDeps) {
       : 'other';
   };
 
-  return new Hono<AppEnv>()
-    .route('/', publicStyleRoutes())
-    .get('/q/:token', async (c) => {
-      const token = c.req.param('token');
-      let quote = await publicQuote(token);
-      if (!quote) {
-        const draft = TOKEN_RE.test(token) ? await findQuoteByToken(deps.db, token) : undefined;
-        if (draft?.status !== 'draft') return notFound(c);
-        const lang = pickLang(c.req.query('lang')) ?? pickLang(draft.draft_language) ?? 'es';
-        return c.html(quotePreparingPage(lang, draft.folio), 404, headers);
-      }
-      if (quote.status === 'sent' || quote.status === 'viewed')
-        quote = (await markViewed(deps.db, quote.token, deps.now())) ?? quote;
-      const done = c.req.query('hecho');
-      const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
-      // The notice after a form; a decision's only while the quote shows it (a crafted link
-      // cannot make an open quote say "you approved").
-      const shown = FORMS.includes(done as PageForm) ? (done as PageForm) : undefined;
-      const decided = { approve: 'approved', reject: 'rejected' } as Partial<Record<PageForm, string>>;
-      const notice =
-        shown && (!decided[shown] || decided[shown] === quote.status) ? p.done[shown] : undefined;
-      return render(c, quote, 200, { notice });
-    })
-    .get('/q/:token/pdf', async (c) => {
-      const quote = await publicQuote(c.req.param('token'));
-      if (!quote) return notFound(c);
-      const [org, items] = await Promise.all([
-        findOrg(deps.db, { id: quote.org_id }),
-        findQuoteItems(deps.db, quote.id),
-      ]);
-      const pdf = await renderPdf(quotePdfView(quote, items, org!, langOf(c, quote)));
-      return c.body(new Uint8Array(pdf), 200, {
-        ...headers,
-        'Content-Type': 'application/pdf',
-        'Content-Disposition': `inline; filename="${quote.folio}.pdf"`,
-      });
-    })
-    .post(
-      '/q/:token/:form{approve|reject|comment|promise}',
-      bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.text('Payload too large', 413) }),
-      async (c) => {
+  return (
+    new Hono<AppEnv>()
+      .route('/', publicStyleRoutes())
+      .get('/q/:token', async (c) => {
+        const token = c.req.param('token');
+        let quote = await publicQuote(token);
+        if (!quote) {
+          const draft = TOKEN_RE.test(token) ? await findQuoteByToken(deps.db, token) : undefined;
+          if (draft?.status !== 'draft') return notFound(c);
+          const lang = pickLang(c.req.query('lang')) ?? pickLang(draft.draft_language) ?? 'es';
+          return c.html(quotePreparingPage(lang, draft.folio), 404, headers);
+        }
+        // A HEAD (a link checker, a preview) changes nothing: only a page that is read is "viewed".
+        if (c.req.method !== 'HEAD' && (quote.status === 'sent' || quote.status === 'viewed'))
+          quote = (await markViewed(deps.db, quote.token, deps.now())) ?? quote;
+        const done = c.req.query('hecho');
+        const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
+        // The notice after a form; a decision's only while the quote shows it (a crafted link
+        // cannot make an open quote say "you approved").
+        const shown = FORMS.includes(done as PageForm) ? (done as PageForm) : undefined;
+        const decided = { approve: 'approved', reject: 'rejected' } as Partial<Record<PageForm, string>>;
+        const notice =
+          shown && (!decided[shown] || decided[shown] === quote.status) ? p.done[shown] : undefined;
+        return render(c, quote, 200, { notice });
+      })
+      .get('/q/:token/pdf', async (c) => {
         const quote = await publicQuote(c.req.param('token'));
         if (!quote) return notFound(c);
-        const name = c.req.param('form') as PageForm;
-        const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
-        const read = await readForm(c, true);
-        if (!read) return unreadableForm(c);
-        const form = read as FormBody;
-        const values = Object.fromEntries(
-          Object.entries(form).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-        );
-        delete values.csrf;
-        if (!csrf.check(c, form)) return render(c, quote, 403, { error: p.errors.csrf, values });
-        // U+0000 cannot be stored in any text: refused before anything is counted or written.
-        if (Object.values(values).some((value) => value.includes('\0'))) {
-          return render(c, quote, 400, { error: p.errors.other, values: {} });
-        }
-        const now = deps.now();
-        try {
-          const { perToken, perIp, windowMs } = PAGE_FORM_LIMITS;
-          await enforceRateLimit(deps.db, `quote-page:token:${quote.token}`, perToken, now, windowMs);
-          const ip = clientIp(c, deps.config.trustProxy);
-          await enforceRateLimit(deps.db, `quote-page:ip:${ip}`, perIp, now, windowMs);
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          return render(c, quote, 429, { error: p.errors.rateLimited, values, headers: error.headers });
-        }
-        try {
-          await runForm(c, quote, name, form);
-        } catch (error) {
-          if (error instanceof FormRefusal)
-            return render(c, quote, 400, { error: p.errors[error.reason], values });
-          if (!(error instanceof ApiError)) throw error;
-          if (error.status === 404) return notFound(c);
-          const current = (await publicQuote(quote.token)) ?? quote;
-          const reason = reasonOf(name, error);
-          return render(c, current, reason === 'notAllowed' ? 409 : 400, { error: p.errors[reason], values });
-        }
-        // Post/redirect/get: a reload does not send the form again.
-        return c.redirect(`/q/${quote.token}?lang=${langOf(c, quote)}&hecho=${name}`, 303);
-      },
-    );
+        const [org, items] = await Promise.all([
+          findOrg(deps.db, { id: quote.org_id }),
+          findQuoteItems(deps.db, quote.id),
+        ]);
+        const pdf = await renderPdf(quotePdfView(quote, items, org!, langOf(c, quote)));
+        return c.body(new Uint8Array(pdf), 200, {
+          ...headers,
+          'Content-Type': 'application/pdf',
+          'Content-Disposition': `inline; filename="${quote.folio}.pdf"`,
+        });
+      })
+      .post(
+        '/q/:token/:form{approve|reject|comment|promise}',
+        bodyLimit({ maxSize: 64 * 1024, onError: (c) => refusedForm(c, 413) }),
+        async (c) => {
+          const quote = await publicQuote(c.req.param('token'));
+          if (!quote) return notFound(c);
+          const name = c.req.param('form') as PageForm;
+          const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
+          const read = await readForm(c, true);
+          if (!read) return refusedForm(c, 400);
+          const form = read as FormBody;
+          const values = Object.fromEntries(
+            Object.entries(form).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+          );
+          delete values.csrf;
+          if (!csrf.check(c, form)) return render(c, quote, 403, { error: p.errors.csrf, values });
+          // U+0000 cannot be stored in any text: refused before anything is counted or written.
+          if (Object.values(values).some((value) => value.includes('\0'))) {
+            return render(c, quote, 400, { error: p.errors.other, values: {} });
+          }
+          const now = deps.now();
+          try {
+            const { perToken, perIp, windowMs } = PAGE_FORM_LIMITS;
+            await enforceRateLimit(deps.db, `quote-page:token:${quote.token}`, perToken, now, windowMs);
+            const ip = clientIp(c, deps.config.trustProxy);
+            await enforceRateLimit(deps.db, `quote-page:ip:${ip}`, perIp, now, windowMs);
+          } catch (error) {
+            if (!(error instanceof ApiError)) throw error;
+            return render(c, quote, 429, { error: p.errors.rateLimited, values, headers: error.headers });
+          }
+          try {
+            await runForm(c, quote, name, form);
+          } catch (error) {
+            if (error instanceof FormRefusal)
+              return render(c, quote, 400, { error: p.errors[error.reason], values });
+            if (!(error instanceof ApiError)) throw error;
+            if (error.status === 404) return notFound(c);
+            const current = (await publicQuote(quote.token)) ?? quote;
+            const reason = reasonOf(name, error);
+            return render(c, current, reason === 'notAllowed' ? 409 : 400, {
+              error: p.errors[reason],
+              values,
+            });
+          }
+          // Post/redirect/get: a reload does not send the form again.
+          return c.redirect(`/q/${quote.token}?lang=${langOf(c, quote)}&hecho=${name}`, 303);
+        },
+      )
+      // Any other address under /q/ (a trailing slash, a form that does not exist) is the page's
+      // 404, in the visitor's language, not the API's JSON.
+      .all('/q/*', (c) => notFound(c))
+  );
 }

@@ -3,6 +3,7 @@ import { formatMoney } from '@svc/core';
 import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { ApiError } from '../errors.js';
+import { sameOrigin } from '../http/same-origin.js';
 import { isUuid } from '../ids.js';
 import { listEvents } from '../repositories/events.js';
 import type { KeyWithOrg } from '../services/key-store.js';
@@ -76,6 +77,7 @@ ${await collectionsSection(deps, auth)}
     .get('/demo/seller', (c) => page(c))
     .route('/', invoiceSellerRoutes(deps, seller, page))
     .post('/demo/seller/:id/:action', async (c) => {
+      if (!sameOrigin(c)) return c.text('Cross-site form refused', 403);
       const auth = await seller();
       const id = c.req.param('id');
       const action = c.req.param('action') as (typeof QUOTE_ACTIONS)[number];

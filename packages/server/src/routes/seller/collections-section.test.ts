@@ -48,6 +48,25 @@ describe('seller page: collections section', () => {
     expect((await api('GET', `/tareas/${task.id}`)).done).toBe(true);
   });
 
+  it('refuses a cross-site post of a quote or invoice action, changing nothing', async () => {
+    const quote = await api('POST', '/cotizaciones', {
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 10 }],
+      cliente: { empresa: 'Ajena SA' },
+    });
+    const invoice = await api('POST', '/facturas', {
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 10 }],
+      cliente: { empresa: 'Ajena SA' },
+    });
+    const post = (path: string, site: string) =>
+      t.app.request(path, { method: 'POST', headers: { 'sec-fetch-site': site } });
+    expect((await post(`/demo/seller/${quote.id}/send`, 'cross-site')).status).toBe(403);
+    expect((await post(`/demo/seller/facturas/${invoice.id}/finalize`, 'cross-site')).status).toBe(403);
+    expect((await api('GET', `/cotizaciones/${quote.id}`)).status).toBe('draft');
+    expect((await api('GET', `/facturas/${invoice.id}`)).estado).toBe('draft');
+    expect((await post(`/demo/seller/${quote.id}/send`, 'same-origin')).status).toBe(200);
+    expect((await api('GET', `/cotizaciones/${quote.id}`)).status).toBe('sent');
+  });
+
   it('runs a quote workflow on the sent quotes from its button', async () => {
     const quote = await api('POST', '/cotizaciones', {
       items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 10 }],

@@ -3,6 +3,7 @@ import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { ApiError } from '../../errors.js';
 import { readForm, unreadableForm } from '../../http/form-body.js';
+import { sameOrigin } from '../../http/same-origin.js';
 import { isUuid } from '../../ids.js';
 import {
   INVOICE_ACTIONS,
@@ -50,6 +51,7 @@ export function invoiceSellerRoutes(
   page: (c: Context<AppEnv>, notice: string) => Promise<Response>,
 ) {
   return new Hono<AppEnv>().post('/demo/seller/facturas/:id/:action', async (c) => {
+    if (!sameOrigin(c)) return c.text('Cross-site form refused', 403);
     const auth = await seller();
     const id = c.req.param('id');
     const action = c.req.param('action') as InvoiceAction;
