@@ -120,13 +120,32 @@ describe('POST /facturas', () => {
     expect(data.items[0]).toMatchObject({ sku: 'LAP-14', producto_id: laptop });
   });
 
+  it('takes a due date already past (an invoice issued earlier), aged as such in /cobranza', async () => {
+    const vence = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 10);
+    const created = await draft({
+      cliente: { empresa: `Atrasada ${randomUUID()}` },
+      items: [line(1, 100)],
+      vence,
+    });
+    expect(created).toMatchObject({ vence, metodo_pago: 'PPD' });
+    const open = (await call('POST', `/facturas/${created.id}`, { action: 'finalize' })).body.data;
+    expect(open).toMatchObject({ estado: 'open', vence });
+    const report = (await call('GET', `/cobranza?cliente_id=${created.cliente_id}`)).body.data;
+    expect(report.monedas[0].antiguedad).toEqual({
+      al_corriente: 0,
+      d1_30: 0,
+      d31_60: open.total,
+      d61_90: 0,
+      mas_90: 0,
+    });
+  });
+
   it.each([
     [{ items: [] }, 'items'],
     [{ items: [line(0)] }, 'cantidad'],
     [{ cliente: undefined }, 'cliente'],
     [{ cliente_id: '00000000-0000-0000-0000-000000000000', cliente: undefined }, 'cliente_id'],
     [{ cliente_id: '-'.repeat(36), cliente: undefined }, 'cliente_id'],
-    [{ vence: '2020-01-01' }, 'vence'],
     [{ vence: '2099-02-30' }, 'vence'],
     [{ vence: '2099-01-01', dias_credito: 5 }, 'dias_credito'],
     [{ moneda: 'JPY' }, 'moneda'],

@@ -133,8 +133,8 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
     throw invalidRequest('vence and dias_credito: send one of them, not both');
   }
   const now = deps.now();
+  // A past date is taken: an invoice issued earlier is entered late, and ages from its due date.
   const vence = body.vence ?? addDays(now, body.dias_credito ?? 30);
-  if (vence < today(now)) throw invalidRequest('vence: must be today or later');
   const mexican = org.country === 'MX';
   const identity = clientIdentity(body);
   const productIds = lineProductIds(body.items);
@@ -167,7 +167,7 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
       vence,
       dias_credito: body.dias_credito ?? 30,
       // Paid in one payment (PUE) only when said so; an invoice with credit is paid in parts (PPD).
-      metodo_pago: mexican ? (body.metodo_pago ?? (vence > today(now) ? 'PPD' : 'PUE')) : null,
+      metodo_pago: mexican ? (body.metodo_pago ?? (vence === today(now) ? 'PUE' : 'PPD')) : null,
       cliente_id: client.id,
       cliente_nombre: client.empresa,
       cotizacion_id: null,
