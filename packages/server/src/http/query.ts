@@ -41,17 +41,19 @@ export interface OffsetPage {
 
 /**
  * `limit` and `offset` of a list paged by offset (only `others` besides them); a `cursor` (the
- * previous page's `meta.next_cursor`) stands for the offset.
+ * previous page's `meta.next_cursor`) stands for the offset, and `offset` is then ignored, as the
+ * spec says of the quote list.
  */
 export function offsetPaging(query: Record<string, string>, others: readonly string[] = []): OffsetPage {
   onlyParams(query, ['limit', 'offset', 'cursor', ...others]);
   const limit = intParam(query.limit, 'limit', 1, 200) ?? 20;
-  if (query.cursor !== undefined) {
-    if (query.offset !== undefined) throw invalidRequest('cursor: give either cursor or offset');
-    return { limit, offset: decodeOffsetCursor(query.cursor) };
-  }
-  return { limit, offset: intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0 };
+  if (query.cursor !== undefined) return { limit, offset: decodeOffsetCursor(query.cursor) };
+  return { limit, offset: offsetParam(query) };
 }
+
+/** `offset` (0 by default), 400 naming it when it is not a whole number from 0 to 2^53 − 1. */
+export const offsetParam = (query: Record<string, string>): number =>
+  intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
 
 /** The `meta` of an offset page: `next_cursor` names the next page, null after the last. */
 export const offsetMeta = (page: OffsetPage, total: number) => ({

@@ -125,6 +125,12 @@ describe('products', () => {
     const all = await json(await t.call('GET', '/api/v1/productos?limit=200', { key: sk }));
     expect(all.meta.next_cursor).toBeNull();
     expect(seen).toEqual(all.data.map((p: { id: string }) => p.id));
+    // With a cursor, offset is ignored, as on the quote list.
+    const second = await json(await t.call('GET', '/api/v1/productos?limit=7', { key: sk }));
+    const after = `limit=7&cursor=${second.meta.next_cursor}`;
+    const plain = await json(await t.call('GET', `/api/v1/productos?${after}`, { key: sk }));
+    const offset = await json(await t.call('GET', `/api/v1/productos?${after}&offset=abc`, { key: sk }));
+    expect(offset.data).toEqual(plain.data);
     for (const bad of [
       'cursor=zzz',
       `cursor=${Buffer.from('s:7').toString('base64url')}`,

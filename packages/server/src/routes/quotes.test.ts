@@ -573,6 +573,19 @@ describe('GET /cotizaciones', () => {
     const start = ids.indexOf(first.data[2].id) + 1;
     expect(second.data.map((q: Json) => q.id)).toEqual(ids.slice(start, start + 3));
     expect(second.meta.offset).toBeNull();
+    // With a cursor, offset is ignored, even one that alone would be refused.
+    for (const offset of ['7', '-1', 'abc']) {
+      const withOffset = (await (
+        await t.call(
+          'GET',
+          `/api/v1/cotizaciones?limit=3&cursor=${first.meta.next_cursor}&offset=${offset}`,
+          {
+            key: sk,
+          },
+        )
+      ).json()) as Json;
+      expect(withOffset.data).toEqual(second.data);
+    }
   });
 
   it('refuses bad query parameters with 400', async () => {

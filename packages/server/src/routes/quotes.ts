@@ -6,7 +6,7 @@ import { clientIp } from '../http/client-ip.js';
 import { decodeCursor } from '../http/cursor.js';
 import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
-import { enumParam, intParam, onlyParams } from '../http/query.js';
+import { enumParam, intParam, offsetParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint, type PerIpAllowance } from '../middleware/endpoint.js';
 import { type IdempotentCall, STORED_RESPONSE_TYPE } from '../middleware/idempotency-batched.js';
@@ -162,7 +162,8 @@ export function quoteRoutes(deps: AppDeps) {
         throw invalidRequest('cliente_id: must be a client id (UUID)');
       const page = await listQuotePage(deps, c.get('auth'), {
         limit: intParam(query.limit, 'limit', 1, 200) ?? 20,
-        offset: intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+        // With a cursor, `offset` is ignored (the spec), even one that would be refused alone.
+        offset: query.cursor === undefined ? offsetParam(query) : 0,
         beforeSeq: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
         status: enumParam(query.status, 'status', QUOTE_STATUSES),
         folio: query.folio,
