@@ -26,6 +26,10 @@ export interface InvoiceRow {
   pais: string;
   tipo: 'cfdi' | 'commercial';
   moneda: string;
+  /** The accounting currency (the quote's `fiscal_currency`, else the organization's). */
+  moneda_fiscal: string;
+  /** Units of `moneda_fiscal` per unit of `moneda`, declared when issued; null in one currency. */
+  tipo_cambio: number | null;
   iva_incluido: boolean;
   descuento_solicitado: { tipo: 'porcentaje' | 'monto'; valor: number } | null;
   subtotal: number;
@@ -75,7 +79,7 @@ const ISO = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column}`;
 
 const COLUMNS = `id, seq, org_id, mode, numero, token, estado, estado_fiscal, motivo_fiscal, folio_fiscal, pais, tipo,
-  moneda, iva_incluido, descuento_solicitado, subtotal, descuento, impuestos, total, pagado, acreditado,
+  moneda, moneda_fiscal, tipo_cambio, iva_incluido, descuento_solicitado, subtotal, descuento, impuestos, total, pagado, acreditado,
   to_char(emitida, 'YYYY-MM-DD') AS emitida, to_char(vence, 'YYYY-MM-DD') AS vence, dias_credito, metodo_pago,
   cliente_id, cliente_nombre, cotizacion_id, language, notas, ${ISO('overdue_at')}, created_by, ${ISO('created_at')}`;
 
@@ -87,6 +91,7 @@ export type NewInvoice = Pick<
   | 'pais'
   | 'tipo'
   | 'moneda'
+  | 'moneda_fiscal'
   | 'iva_incluido'
   | 'descuento_solicitado'
   | 'subtotal'
@@ -115,8 +120,9 @@ export async function insertInvoice(
     `WITH invoice AS (
        INSERT INTO invoices (org_id, mode, token, estado, estado_fiscal, pais, tipo, moneda, iva_incluido,
          descuento_solicitado, subtotal, descuento, impuestos, total, vence, dias_credito, metodo_pago, cliente_id,
-         cliente_nombre, cotizacion_id, language, notas, created_by)
-       VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+         cliente_nombre, cotizacion_id, language, notas, created_by, moneda_fiscal)
+       VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+         $24)
        RETURNING ${COLUMNS}
      ), lines AS (
        INSERT INTO invoice_items (invoice_id, position, descripcion, cantidad, unidad, precio_unitario, precio_negociado,
@@ -156,6 +162,7 @@ export async function insertInvoice(
       invoice.notas,
       invoice.created_by,
       JSON.stringify(items),
+      invoice.moneda_fiscal,
     ],
   );
   // The lines come back as JSON, where numeric columns are numbers already, as the drivers parse them.
@@ -266,6 +273,7 @@ export type InvoiceChange = Partial<
     | 'pagado'
     | 'acreditado'
     | 'overdue_at'
+    | 'tipo_cambio'
   > & { cfdi_xml: string | null }
 >;
 
@@ -281,6 +289,7 @@ const CHANGEABLE = [
   'pagado',
   'acreditado',
   'overdue_at',
+  'tipo_cambio',
   'cfdi_xml',
 ] as const;
 

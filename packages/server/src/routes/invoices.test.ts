@@ -636,6 +636,44 @@ describe('quote action invoice', () => {
     return id;
   };
 
+  it('declares the exchange rate of a sale in another currency than the accounting one, or refuses without one', async () => {
+    const comprobante = async (link: string) => {
+      const xml = await (await t.app.request(`/i/${link.split('/i/')[1]}/cfdi.xml`)).text();
+      return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml)[
+        'cfdi:Comprobante'
+      ];
+    };
+    const approved = async (extra: Json) => {
+      const created = await call('POST', '/cotizaciones', { cliente, items: [line(1, 100)], ...extra });
+      const id = created.body.data.id as string;
+      await call('POST', `/cotizaciones/${id}`, { action: 'send' });
+      await call('POST', `/cotizaciones/${id}`, { action: 'approve' });
+      return id;
+    };
+    // Sold in dollars, accounted in pesos (the organization's currency): 18.5 by its rates.
+    const dollars = await approved({ base_currency: 'USD' });
+    const invoiced = (await call('POST', `/cotizaciones/${dollars}`, { action: 'invoice' })).body.data;
+    const invoice = (await call('GET', `/facturas/${invoiced.factura.id}`)).body.data;
+    expect(invoice).toMatchObject({ moneda: 'USD', moneda_fiscal: 'MXN', tipo_cambio: 18.5 });
+    expect(await comprobante(invoice.link_publico)).toMatchObject({ Moneda: 'USD', TipoCambio: '18.5' });
+    // In pesos: no rate to declare.
+    const pesos = await draft();
+    expect(pesos).toMatchObject({ moneda: 'MXN', moneda_fiscal: 'MXN', tipo_cambio: null });
+    const issued = (await act(pesos.id, { action: 'finalize' })).body.data;
+    expect(issued.tipo_cambio).toBeNull();
+    expect(await comprobante(issued.link_publico)).not.toHaveProperty('TipoCambio');
+    // Accounted in euros, for which the organization has no rate: 503, nothing issued or changed.
+    const euros = await approved({ base_currency: 'USD', fiscal_currency: 'EUR' });
+    const before = await count('invoices');
+    await expectError(
+      (await call('POST', `/cotizaciones/${euros}`, { action: 'invoice' })).res,
+      503,
+      'fx_unavailable',
+    );
+    expect(await count('invoices')).toBe(before);
+    expect((await call('GET', `/cotizaciones/${euros}`)).body.data.status).toBe('approved');
+  });
+
   it('invoices an approved quote: stamped, quote invoiced, invoice.stamped with the quote family data', async () => {
     const id = await approvedQuote();
     const { res, body } = await call('POST', `/cotizaciones/${id}`, { action: 'invoice' });

@@ -31,6 +31,8 @@ export function invoiceListItem(invoice: InvoiceRow, publicUrl: string) {
     pais: invoice.pais,
     tipo: invoice.tipo,
     moneda: invoice.moneda,
+    moneda_fiscal: invoice.moneda_fiscal,
+    tipo_cambio: invoice.tipo_cambio,
     subtotal: invoice.subtotal,
     descuento: invoice.descuento,
     impuestos: invoice.impuestos,

@@ -44,7 +44,7 @@ import type { KeyWithOrg } from './key-store.js';
 import { findOrg, type Org } from './orgs.js';
 import { minorAmount } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
-import { itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
+import { exchangeRate, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { type QueuedEmail, sendQueuedEmail } from './quote-email.js';
 import { addDays } from './quote-sending.js';
 import { apiActor, noSuchClient } from './quotes.js';
@@ -158,6 +158,7 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
       pais: org.country,
       tipo: mexican ? 'cfdi' : 'commercial',
       moneda: currency,
+      moneda_fiscal: org.currency,
       iva_incluido: body.iva_incluido ?? false,
       descuento_solicitado: discount,
       subtotal: totals.subtotal,
@@ -347,6 +348,16 @@ async function stamp(provider: FiscalProvider, request: StampRequest) {
   return outcome;
 }
 
+/**
+ * The `TipoCambio` of an invoice's CFDI: pesos per unit of its currency, null in MXN. The rate it
+ * declared when its accounting currency is MXN (the usual case), else the organization's rate.
+ */
+function cfdiExchangeRate(org: Org, invoice: Pick<InvoiceRow, 'moneda' | 'moneda_fiscal' | 'tipo_cambio'>) {
+  if (invoice.moneda === 'MXN') return null;
+  if (invoice.moneda_fiscal === 'MXN' && invoice.tipo_cambio !== null) return invoice.tipo_cambio;
+  return exchangeRate(org, invoice.moneda, 'MXN');
+}
+
 /** Issues a draft inside a transaction: its number, its stamp (MX), `open` (or `paid`). */
 async function finalizeInTx(
   tx: Queryable,
@@ -358,15 +369,31 @@ async function finalizeInTx(
   finalized?: (invoice: InvoiceRow) => NewEvent,
 ): Promise<{ invoice: InvoiceRow; items?: InvoiceItemRow[] }> {
   const scope = { orgId: org.id, mode: invoice.mode };
+  // The rate it declares is fixed now, before its number: without one, nothing changes (503).
+  const tipo_cambio =
+    invoice.moneda === invoice.moneda_fiscal
+      ? null
+      : exchangeRate(org, invoice.moneda, invoice.moneda_fiscal);
+  const issued = { ...invoice, tipo_cambio };
   const inputs = invoice.tipo === 'cfdi' ? await stampInputs(tx, invoice) : null;
+  const tipoCambio = inputs ? cfdiExchangeRate(org, issued) : null;
   // The number is taken in the same transaction as the stamp: a refusal rolls both back, so
   // numbers are never skipped, and the counter's row lock keeps them in commit order.
   const numero = await takeNumber(tx, scope, 'F');
   const stamped = inputs
-    ? await stamp(provider!, { ...inputs, kind: 'I', numero, invoice: { ...invoice, numero }, org, now })
+    ? await stamp(provider!, {
+        ...inputs,
+        kind: 'I',
+        numero,
+        invoice: { ...issued, numero },
+        org,
+        now,
+        tipoCambio,
+      })
     : null;
   const change = {
     numero,
+    tipo_cambio,
     // Nothing to collect (a total of 0): paid once issued, rather than open for ever.
     estado: toMinor(invoice.total, invoice.moneda) === 0 ? ('paid' as const) : ('open' as const),
     emitida: today(now),
@@ -443,6 +470,7 @@ export async function runInvoiceAction(
         }
         case 'credit_note': {
           const inputs = current.tipo === 'cfdi' ? await stampInputs(tx, current) : null;
+          const tipoCambio = inputs ? cfdiExchangeRate(org, current) : null;
           const numero = await takeNumber(tx, scope, 'NC');
           const stamped = inputs
             ? await stamp(provider!, {
@@ -453,6 +481,7 @@ export async function runInvoiceAction(
                 org,
                 monto: body.monto!,
                 now,
+                tipoCambio,
               })
             : null;
           await insertCreditNote(tx, current.id, {
@@ -570,6 +599,7 @@ export async function invoiceFromQuote(
     cliente_id: string;
     cliente_nombre: string;
     moneda: string;
+    fiscal_currency: string | null;
     iva_incluido: boolean;
     descuento_solicitado: Discount | null;
     subtotal: number;
@@ -599,6 +629,7 @@ export async function invoiceFromQuote(
       pais: org.country,
       tipo: mexican ? 'cfdi' : 'commercial',
       moneda: quote.moneda,
+      moneda_fiscal: quote.fiscal_currency ?? org.currency,
       iva_incluido: quote.iva_incluido,
       descuento_solicitado: quote.descuento_solicitado,
       subtotal: quote.subtotal,

@@ -60,6 +60,20 @@ export function catalogPrice(product: ProductRow, currency: string, org: Org): n
 export const fxRates = (org: Org): Record<string, number> => org.widget.fx_rates ?? {};
 
 /**
+ * Units of `to` per unit of `from` by the organization's rates (six decimals, as a CFDI's
+ * `TipoCambio` takes); 503 `fx_unavailable` when a rate is missing, never inventing one.
+ */
+export function exchangeRate(org: Org, from: string, to: string): number {
+  const rates = fxRates(org);
+  const fromInOrg = from === org.currency ? 1 : rates[from];
+  const toInOrg = to === org.currency ? 1 : rates[to];
+  if (!fromInOrg || !toInOrg) {
+    throw new ApiError(503, 'fx_unavailable', `No exchange rate from ${from} to ${to} is available.`);
+  }
+  return Number((fromInOrg / toInOrg).toFixed(6));
+}
+
+/**
  * Resolves request lines against the catalog: unknown products are refused, catalog lines carry
  * their SKU, unit and tax rate, and for publishable keys the price must be the catalog's and
  * free-text lines must be allowed by the organization's widget settings.

@@ -66,6 +66,8 @@ export function buildCfdi(request: StampRequest, stamp: Stamp): string {
     SubTotal: kind === 'E' ? money(creditBase(request)) : money(invoice.subtotal),
     ...(kind === 'I' && invoice.descuento > 0 ? { Descuento: money(invoice.descuento) } : {}),
     Moneda: currency,
+    // Required by CFDI 4.0 for any currency but MXN (and XXX).
+    ...(request.tipoCambio === null ? {} : { TipoCambio: String(request.tipoCambio) }),
     Total: money(kind === 'E' ? request.monto! : invoice.total),
     TipoDeComprobante: kind,
     Exportacion: '01',

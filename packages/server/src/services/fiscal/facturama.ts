@@ -117,6 +117,7 @@ export function facturamaCfdi(request: StampRequest) {
     Folio: folio,
     CfdiType: kind,
     Currency: invoice.moneda,
+    ...(request.tipoCambio === null ? {} : { CurrencyExchangeRate: request.tipoCambio }),
     ExpeditionPlace: emisorOf(request).LugarExpedicion,
     PaymentForm: kind === 'E' ? '15' : invoice.metodo_pago === 'PUE' ? '03' : '99',
     PaymentMethod: kind === 'E' ? 'PUE' : (invoice.metodo_pago ?? 'PUE'),

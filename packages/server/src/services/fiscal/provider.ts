@@ -14,6 +14,8 @@ export interface StampRequest {
   client: ClientRecord | undefined;
   /** A credit note's amount, tax included. */
   monto?: number;
+  /** Pesos per unit of the invoice's currency (the CFDI's `TipoCambio`); null for an invoice in MXN. */
+  tipoCambio: number | null;
   /** When it is issued (the sandbox dates the stamp with it). */
   now: Date;
 }
