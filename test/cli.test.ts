@@ -239,4 +239,49 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
     }
     expect(status).toBe(401);
   });
+
+  it('rotates a key with a grace period: both work, then the old one stops when its grace ends', async () => {
+    const args = [
+      'keys',
+      'create',
+      '--org',
+      seed.org.id,
+      '--kind',
+      'secret',
+      '--mode',
+      'test',
+      '--scope',
+      'read',
+    ];
+    const first = JSON.parse((await cli([...args, '--ip', '127.0.0.1', '--json'], env)).stdout);
+    const second = JSON.parse(
+      (await cli(['keys', 'rotate', first.id, '--grace', '2', '--json'], env)).stdout,
+    );
+    expect(second).toMatchObject({
+      key: expect.stringMatching(KEY('sk_test')),
+      scope: 'read',
+      allowed_ips: ['127.0.0.1'],
+      replaces: { id: first.id, expires_at: expect.any(String) },
+    });
+    const graceMs = Date.parse(second.replaces.expires_at) - Date.now();
+    expect(graceMs).toBeGreaterThan(1.9 * 3_600_000);
+    expect(graceMs).toBeLessThan(2.1 * 3_600_000);
+    // During the grace period both keys work.
+    expect((await me(`Bearer ${first.key}`)).status).toBe(200);
+    expect((await me(`Bearer ${second.key}`)).status).toBe(200);
+    // Rotated again with no grace, the second stops at once, on the running server too.
+    const third = JSON.parse(
+      (await cli(['keys', 'rotate', second.id, '--grace', '0', '--json'], env)).stdout,
+    );
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 401; i++) {
+      status = (await me(`Bearer ${second.key}`)).status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(401);
+    expect((await me(`Bearer ${third.key}`)).status).toBe(200);
+    // A key that no longer works cannot be rotated; a bad grace is refused.
+    await expect(cli(['keys', 'rotate', second.id], env)).rejects.toMatchObject({ code: 1 });
+    await expect(cli(['keys', 'rotate', third.id, '--grace', '-1'], env)).rejects.toMatchObject({ code: 1 });
+  });
 });

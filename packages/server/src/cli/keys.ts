@@ -2,11 +2,14 @@ import { parseArgs } from 'node:util';
 import { ApiError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import {
+  type ApiKeyRecord,
   createApiKey,
   type KeyKind,
   type KeyMode,
   type KeyScope,
+  MAX_ROTATION_GRACE_HOURS,
   revokeApiKey,
+  rotateApiKey,
 } from '../services/api-keys.js';
 import { withDatabase } from './context.js';
 
@@ -14,9 +17,10 @@ const KINDS = ['secret', 'publishable', 'restricted'];
 const MODES = ['test', 'live'];
 const SCOPES = ['read', 'write'];
 
-/** `svc-server keys create …` and `svc-server keys revoke KEY_ID` */
+/** `svc-server keys create …`, `svc-server keys rotate KEY_ID …` and `svc-server keys revoke KEY_ID` */
 export async function keysCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === 'rotate') return rotate(rest);
   if (sub === 'revoke') {
     const id = rest[0];
     if (!id || !isUuid(id)) throw new Error('usage: svc-server keys revoke KEY_ID (a UUID)');
@@ -25,7 +29,11 @@ export async function keysCommand(argv: string[]): Promise<number> {
     process.stdout.write(`Revoked key ${id}\n`);
     return 0;
   }
-  if (sub !== 'create') throw new Error('usage: svc-server keys create … | svc-server keys revoke KEY_ID');
+  if (sub !== 'create') {
+    throw new Error(
+      'usage: svc-server keys create … | svc-server keys rotate KEY_ID | svc-server keys revoke KEY_ID',
+    );
+  }
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -69,24 +77,60 @@ export async function keysCommand(argv: string[]): Promise<number> {
         permissions,
       }),
     );
-    const out = {
-      id: record.id,
-      key,
-      kind: record.kind,
-      mode: record.mode,
-      scope: record.scope,
-      display: record.display,
-      org_id: record.org_id,
-      allowed_origins: record.allowed_origins,
-      allowed_ips: record.allowed_ips,
-      expires_at: record.expires_at,
-      permissions: record.permissions,
-      api_version: record.api_version,
-    };
+    const out = keyJson(key, record);
     process.stdout.write(
       values.json
         ? `${JSON.stringify(out)}\n`
         : `Created ${record.mode} ${record.kind} key ${record.id} (scope ${record.scope}). It is shown only this once:\n${key}\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ApiError) throw new Error(error.message);
+    throw error;
+  }
+}
+
+/** A new key as `--json` prints it. */
+const keyJson = (key: string, record: ApiKeyRecord) => ({
+  id: record.id,
+  key,
+  kind: record.kind,
+  mode: record.mode,
+  scope: record.scope,
+  display: record.display,
+  org_id: record.org_id,
+  allowed_origins: record.allowed_origins,
+  allowed_ips: record.allowed_ips,
+  expires_at: record.expires_at,
+  permissions: record.permissions,
+  api_version: record.api_version,
+});
+
+/**
+ * `svc-server keys rotate KEY_ID [--grace HOURS] [--json]`: a new key with the same settings,
+ * printed once, and the old one working for HOURS more (24 by default; 0 stops it at once).
+ */
+async function rotate(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { grace: { type: 'string', default: '24' }, json: { type: 'boolean', default: false } },
+  });
+  const id = positionals[0];
+  if (!id || !isUuid(id) || positionals.length > 1) {
+    throw new Error('usage: svc-server keys rotate KEY_ID (a UUID) [--grace HOURS] [--json]');
+  }
+  const grace = Number(values.grace);
+  if (!/^\d+$/.test(values.grace!) || grace > MAX_ROTATION_GRACE_HOURS) {
+    throw new Error(`--grace must be whole hours from 0 to ${MAX_ROTATION_GRACE_HOURS}`);
+  }
+  try {
+    const { key, record, previous } = await withDatabase((db) => rotateApiKey(db, id, grace));
+    const until = new Date(previous.expires_at).toISOString();
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify({ ...keyJson(key, record), replaces: { id: previous.id, expires_at: until } })}\n`
+        : `Created ${record.mode} ${record.kind} key ${record.id} (scope ${record.scope}) to replace ${previous.id}, which works until ${until}. It is shown only this once:\n${key}\n`,
     );
     return 0;
   } catch (error) {

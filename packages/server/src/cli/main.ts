@@ -11,6 +11,7 @@ Usage:
   svc-server seed [--json] [--origin URL]... [--catalog PATH]
   svc-server keys create --org ID --kind secret|publishable|restricted --mode test|live --scope read|write
                          [--origin URL]... [--ip IP]... [--expires ISO_DATE] [--permission RESOURCE=read|write]... [--json]
+  svc-server keys rotate KEY_ID [--grace HOURS] [--json]
   svc-server keys revoke KEY_ID
   svc-server orgs create --name NAME --plan free|starter|professional|scale|developer [--country XX] [--currency XXX] [--json]
   svc-server mcp --key KEY      the agent interface (MCP) over stdio

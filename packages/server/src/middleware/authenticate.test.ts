@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION } from '../config.js';
-import { createApiKey, revokeApiKey } from '../services/api-keys.js';
+import { createApiKey, revokeApiKey, rotateApiKey } from '../services/api-keys.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 
@@ -51,6 +51,45 @@ describe('authentication', () => {
     expect((await me(key)).status).toBe(200);
     expect(await revokeApiKey(t.db, record.id)).toBe(true);
     await expectError(await me(key), 401, 'invalid_key');
+  });
+
+  it('rotates a key: the same settings, the old one until its grace ends, its webhook endpoints kept', async () => {
+    const { key, record } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'secret',
+      mode: 'test',
+      scope: 'write',
+    });
+    const hook = await t.call('POST', '/api/v1/webhooks', {
+      key,
+      body: { url: 'https://hooks.example.com/rotation', eventos: ['quote.created'] },
+    });
+    expect(hook.status).toBe(200);
+    const hookId = ((await hook.json()) as { data: { id: string } }).data.id;
+    const rotated = await rotateApiKey(t.db, record.id, 0);
+    expect(rotated.record).toMatchObject({
+      kind: 'secret',
+      mode: 'test',
+      scope: 'write',
+      api_version: record.api_version,
+    });
+    expect(rotated.previous.id).toBe(record.id);
+    await expectError(await me(key), 401, 'invalid_key');
+    expect((await me(rotated.key)).status).toBe(200);
+    // The endpoint the old key made now belongs to the new one, and stays enabled.
+    const [endpoint] = await t.db.query<{ key_id: string; status: string }>(
+      'SELECT key_id, status FROM webhook_endpoints WHERE id = $1',
+      [hookId],
+    );
+    expect(endpoint).toEqual({ key_id: rotated.record.id, status: 'active' });
+    await expect(rotateApiKey(t.db, record.id, 1)).rejects.toMatchObject({
+      status: 409,
+      code: 'invalid_state',
+    });
+    await expect(rotateApiKey(t.db, rotated.record.id, 721)).rejects.toMatchObject({ status: 400 });
+    await expect(rotateApiKey(t.db, '00000000-0000-0000-0000-000000000000', 1)).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('refuses an expired key', async () => {

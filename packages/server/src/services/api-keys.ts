@@ -83,7 +83,6 @@ export async function createApiKey(
     // A publishable key only reads config, drafts, previews and creates quotes: write is its scope.
     throw invalidRequest('publishable keys have scope write');
   }
-  const key = `${KIND_PREFIX[input.kind]}_${input.mode}_${randomBase62(32)}`;
   return db.transaction(async (tx) => {
     const [org] = await tx.query<{ plan: Plan }>('SELECT plan FROM orgs WHERE id = $1 FOR UPDATE', [
       input.orgId,
@@ -99,28 +98,97 @@ export async function createApiKey(
         throw planLimitError('api_keys', org.plan, limit);
       }
     }
-    const [record] = await tx.query<ApiKeyRecord>(
-      `INSERT INTO api_keys (org_id, kind, mode, scope, permissions, secret_hash, display, api_version,
-         allowed_origins, allowed_ips, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       RETURNING id, org_id, kind, mode, scope, permissions, display, api_version, allowed_origins,
-         allowed_ips, expires_at, revoked_at, created_at`,
-      [
-        input.orgId,
-        input.kind,
-        input.mode,
-        input.scope,
-        input.permissions ? JSON.stringify(input.permissions) : null,
-        hashKey(key),
-        displayKey(key),
-        API_VERSION,
-        origins,
-        input.ips ?? [],
-        input.expiresAt ?? null,
-      ],
-    );
-    return { key, record: record! };
+    return insertKey(tx, { ...input, origins }, API_VERSION);
   });
+}
+
+const KEY_COLUMNS = `id, org_id, kind, mode, scope, permissions, display, api_version, allowed_origins,
+  allowed_ips, expires_at, revoked_at, created_at`;
+
+/** Stores a new key's hash and settings; returns the key in clear, once, with its record. */
+async function insertKey(
+  tx: Queryable,
+  input: NewKey,
+  apiVersion: string,
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const key = `${KIND_PREFIX[input.kind]}_${input.mode}_${randomBase62(32)}`;
+  const [record] = await tx.query<ApiKeyRecord>(
+    `INSERT INTO api_keys (org_id, kind, mode, scope, permissions, secret_hash, display, api_version,
+       allowed_origins, allowed_ips, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     RETURNING ${KEY_COLUMNS}`,
+    [
+      input.orgId,
+      input.kind,
+      input.mode,
+      input.scope,
+      input.permissions ? JSON.stringify(input.permissions) : null,
+      hashKey(key),
+      displayKey(key),
+      apiVersion,
+      input.origins ?? [],
+      input.ips ?? [],
+      input.expiresAt ?? null,
+    ],
+  );
+  return { key, record: record! };
+}
+
+/** Longest grace period of a rotation: 30 days. */
+export const MAX_ROTATION_GRACE_HOURS = 720;
+
+/**
+ * Rotates a key with a grace period: a new key with the same organization, kind, mode, scope,
+ * permissions, origins, IPs, expiry and API version, and the old one stops working after
+ * `graceHours` (at once with 0; earlier when it was to expire before). The webhook endpoints the
+ * old key made pass to the new one, so they outlive it. 404 for no such key; 409 `invalid_state`
+ * for one revoked or expired. The plan's number of keys is not checked: one replaces the other.
+ */
+export async function rotateApiKey(
+  db: Database,
+  keyId: string,
+  graceHours: number,
+): Promise<{ key: string; record: ApiKeyRecord; previous: { id: string; expires_at: Date } }> {
+  if (!Number.isInteger(graceHours) || graceHours < 0 || graceHours > MAX_ROTATION_GRACE_HOURS) {
+    throw invalidRequest(`grace: whole hours from 0 to ${MAX_ROTATION_GRACE_HOURS}`);
+  }
+  const rotated = await db.transaction(async (tx) => {
+    const [old] = isUuid(keyId)
+      ? await tx.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1 FOR UPDATE`, [keyId])
+      : [];
+    if (!old) throw new ApiError(404, 'not_found', `Key ${keyId} not found.`);
+    if (old.revoked_at || (old.expires_at && new Date(old.expires_at) <= new Date())) {
+      throw new ApiError(
+        409,
+        'invalid_state',
+        `Key ${keyId} is revoked or expired: create a new one instead.`,
+      );
+    }
+    const fresh = await insertKey(
+      tx,
+      {
+        orgId: old.org_id,
+        kind: old.kind,
+        mode: old.mode,
+        scope: old.scope,
+        origins: old.allowed_origins,
+        ips: old.allowed_ips,
+        expiresAt: old.expires_at,
+        permissions: old.permissions,
+      },
+      old.api_version,
+    );
+    const [previous] = await tx.query<{ id: string; expires_at: Date }>(
+      `UPDATE api_keys SET expires_at = least(coalesce(expires_at, 'infinity'), now() + make_interval(hours => $2))
+       WHERE id = $1 RETURNING id, expires_at`,
+      [keyId, graceHours],
+    );
+    await tx.query('UPDATE webhook_endpoints SET key_id = $2 WHERE key_id = $1', [keyId, fresh.record.id]);
+    return { ...fresh, previous: previous! };
+  });
+  // Every process reloads the old key, whose expiry changed.
+  await db.notify(AUTH_CHANGED_CHANNEL, `key:${keyId}`);
+  return rotated;
 }
 
 /** Channel on which every process hears that a key or an organization changed. */
