@@ -27,11 +27,11 @@ export async function seedReceivables(location: { databaseUrl?: string; dataDir?
     await db.query(
       `WITH c AS (SELECT id, empresa, row_number() OVER (ORDER BY id) AS n FROM clients
                   WHERE org_id = $1 AND mode = 'test' AND email LIKE 'cartera%@bench.example')
-       INSERT INTO invoices (org_id, mode, numero, token, estado, estado_fiscal, pais, tipo, moneda,
+       INSERT INTO invoices (org_id, mode, numero, token, estado, estado_fiscal, pais, tipo, moneda, moneda_fiscal,
          subtotal, descuento, impuestos, total, pagado, emitida, vence, dias_credito, cliente_id,
          cliente_nombre, language, created_by, overdue_at)
        SELECT $1, 'test', 'B-' || lpad(i::text, 6, '0'), 'bench-' || i, 'open', 'not_applicable', 'MX',
-         'commercial', 'MXN', 1000, 0, 160, 1160, CASE WHEN i % 4 = 0 THEN 500 ELSE 0 END,
+         'commercial', 'MXN', 'MXN', 1000, 0, 160, 1160, CASE WHEN i % 4 = 0 THEN 500 ELSE 0 END,
          current_date - 150, current_date + 30 - (i % 150), 0, c.id, c.empresa, 'es', 'bench',
          -- A book as it stands once the overdue job has been through it: the bench measures the
          -- routes, not a first pass of the job over 8,000 invoices at once.

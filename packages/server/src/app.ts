@@ -42,7 +42,7 @@ export function createApp(deps: AppDeps) {
   const cors = publishableCors(new PreflightOrigins(deps.db));
   app.use('/api/v1/elements/*', cors);
   // Quote creation only: the list on the same path is a secret-key operation, with no CORS.
-  app.on(['POST', 'OPTIONS'], '/api/v1/cotizaciones', cors);
+  app.use('/api/v1/cotizaciones', (c, next) => (c.req.method === 'GET' ? next() : cors(c, next)));
   const configs = new ElementsConfigCache(deps.db, deps.keys);
   // The basket preview's allowances and catalog, in this process's memory (routes/elements.ts).
   const previewMemory = {

@@ -267,11 +267,11 @@ describe('the receivables book (GET /cobranza)', () => {
       "SELECT id FROM clients WHERE mode = 'live' AND email = 'c77@rafaga.example'",
     );
     await t.db.query(
-      `INSERT INTO invoices (org_id, mode, numero, token, estado, estado_fiscal, pais, tipo, moneda,
+      `INSERT INTO invoices (org_id, mode, numero, token, estado, estado_fiscal, pais, tipo, moneda, moneda_fiscal,
          subtotal, descuento, impuestos, total, pagado, emitida, vence, dias_credito, cliente_id,
          cliente_nombre, language, created_by)
        SELECT $1, 'live', 'F-' || lpad(i::text, 6, '0'), 'tok-' || i, 'open', 'not_applicable', 'MX',
-         'commercial', 'MXN', 100, 0, 16, 116, 16, current_date - 60, current_date - (i % 120), 0, $2,
+         'commercial', 'MXN', 'MXN', 100, 0, 16, 116, 16, current_date - 60, current_date - (i % 120), 0, $2,
          'Cliente 77', 'es', 'test'
        FROM generate_series(1, 10000) i`,
       [t.seed.org.id, client!.id],
