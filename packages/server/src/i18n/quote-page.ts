@@ -41,6 +41,8 @@ export interface QuotePageMessages {
   balanceDue: string;
   payBy: string;
   onApproval: string;
+  /** A pay-by date before the approval that fixes it: so many days after it. */
+  afterApproval: (days: number) => string;
   paid: string;
   balance: string;
   payments: string;
@@ -103,6 +105,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     balanceDue: 'Saldo',
     payBy: 'Pagar a más tardar',
     onApproval: 'al aprobar',
+    afterApproval: (days) => `${days} días después de aprobar`,
     paid: 'Pagado',
     balance: 'Saldo pendiente',
     payments: 'Pagos recibidos',
@@ -168,6 +171,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     balanceDue: 'Balance',
     payBy: 'Pay by',
     onApproval: 'on approval',
+    afterApproval: (days) => `${days} days after approval`,
     paid: 'Paid',
     balance: 'Balance due',
     payments: 'Payments received',
@@ -233,6 +237,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     balanceDue: 'Saldo',
     payBy: 'Pagar até',
     onApproval: 'na aprovação',
+    afterApproval: (days) => `${days} dias após a aprovação`,
     paid: 'Pago',
     balance: 'Saldo em aberto',
     payments: 'Pagamentos recebidos',
@@ -299,6 +304,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     balanceDue: 'Solde',
     payBy: 'À payer au plus tard',
     onApproval: 'à l’acceptation',
+    afterApproval: (days) => `${days} jours après l’acceptation`,
     paid: 'Payé',
     balance: 'Reste à payer',
     payments: 'Paiements reçus',
@@ -367,6 +373,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     balanceDue: 'Restbetrag',
     payBy: 'Zahlbar bis',
     onApproval: 'bei Annahme',
+    afterApproval: (days) => `${days} Tage nach Annahme`,
     paid: 'Bezahlt',
     balance: 'Offener Betrag',
     payments: 'Eingegangene Zahlungen',

@@ -109,7 +109,7 @@ ${items.map(
 <table><thead><tr><th scope="col">${m.description}</th><th scope="col">${p.payBy}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>
 ${payments.calendario.map(
   (step) =>
-    html`<tr><td>${stepName(step)}</td><td>${step.vence ? day(step.vence) : step.tipo === 'anticipo' ? p.onApproval : '—'}</td><td class="n">${money(step.monto)}</td></tr>`,
+    html`<tr><td>${stepName(step)}</td><td>${step.vence ? day(step.vence) : step.dias === 0 ? p.onApproval : p.afterApproval(step.dias)}</td><td class="n">${money(step.monto)}</td></tr>`,
 )}</tbody></table>
 <dl class="meta"><div><dt>${p.paid}</dt><dd>${money(payments.pagado)}</dd></div><div><dt>${p.balance}</dt><dd>${money(payments.saldo)}</dd></div></dl>
 ${

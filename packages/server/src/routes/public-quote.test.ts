@@ -429,6 +429,12 @@ describe('rejecting, talking and promising on the page', () => {
 
   it('shows the payment plan with its pay-by dates and records a promise to pay', async () => {
     const q = await quote({ plan: { tipo: 'anticipo', porcentaje: 50 } });
+    // Before the approval that fixes them, pay-by dates are counted from it.
+    const installments = await quote({ plan: { tipo: 'cuotas', numero: 3 }, lang: 'en' });
+    const before = (await open(installments.token)).html;
+    expect(before).toContain('on approval');
+    expect(before).toContain('30 days after approval');
+    expect(before).toContain('60 days after approval');
     await send(q.token, 'approve', { lineas: lineIds(q), ...signer });
     await api('POST', `/cotizaciones/${q.id}`, { action: 'pay', monto: 1000 });
     const approved = await detail(q.id);
