@@ -52,7 +52,7 @@ export function lineList(
     <h3 id="svc-lines-title">${t.linesTitle}</h3>
     ${
       lines.length === 0
-        ? html`<p class="muted" id="svc-lines-empty" tabindex="-1">${t.empty}</p>`
+        ? html`<p class="muted" id="svc-lines-empty" tabindex="-1" aria-describedby=${error ? 'svc-lines-error' : nothing}>${t.empty}</p>`
         : html`<ul class="lines">
           ${lines.map(
             (line) => html`<li class="line ${line.fresh ? 'new' : ''}" part="line">
@@ -71,6 +71,12 @@ export function lineList(
                 @input=${(e: Event) => {
                   const value = cleanQuantity((e.target as HTMLInputElement).value, line.fraccionable);
                   if (value !== null && value !== line.cantidad) act.quantity(line.key, value);
+                }}
+                @keydown=${(e: KeyboardEvent) => {
+                  // Enter takes the quantity; it does not send the quote.
+                  if (e.key !== 'Enter') return;
+                  e.preventDefault();
+                  (e.target as HTMLInputElement).dispatchEvent(new Event('change'));
                 }}
                 @change=${(e: Event) => {
                   const input = e.target as HTMLInputElement;
@@ -97,23 +103,30 @@ export function lineList(
 /** The "custom item" disclosure: a free-text line with its own price (when the merchant allows). */
 export function customLine(view: View, add: (line: QuoteLine) => void): TemplateResult {
   const { t } = view;
+  /** Adds the row's line, or puts the focus on what it still needs. */
+  const addFrom = (row: Element) => {
+    const [desc, price] = row.querySelectorAll('input');
+    const value = Number(price!.value);
+    if (!desc!.value.trim() || price!.value === '' || !Number.isFinite(value) || value < 0) {
+      (desc!.value.trim() ? price : desc)!.focus();
+      return;
+    }
+    add({ descripcion: desc!.value.trim(), cantidad: 1, precio_unitario: value, fraccionable: true });
+    desc!.value = '';
+    price!.value = '';
+    desc!.focus();
+  };
   return html`<details class="custom">
     <summary>${t.addCustom}</summary>
-    <div class="row">
+    <div class="row" @keydown=${(e: KeyboardEvent) => {
+      // Enter in either field adds the line, as the button does; it does not send the quote.
+      if (e.key !== 'Enter' || (e.target as HTMLElement).tagName !== 'INPUT') return;
+      e.preventDefault();
+      addFrom(e.currentTarget as Element);
+    }}>
       <div class="field grow"><label for="svc-custom-desc">${t.customDescription}</label><input id="svc-custom-desc" maxlength="500" /></div>
       <div class="field price"><label for="svc-custom-price">${t.customPrice}</label><input id="svc-custom-price" type="number" min="0" step="0.01" inputmode="decimal" /></div>
-      <button type="button" @click=${(e: Event) => {
-        const row = (e.target as HTMLElement).closest('.row')!;
-        const [desc, price] = row.querySelectorAll('input');
-        const value = Number(price!.value);
-        if (!desc!.value.trim() || price!.value === '' || !Number.isFinite(value) || value < 0) {
-          (desc!.value.trim() ? price : desc)!.focus();
-          return;
-        }
-        add({ descripcion: desc!.value.trim(), cantidad: 1, precio_unitario: value, fraccionable: true });
-        desc!.value = '';
-        price!.value = '';
-      }}>${t.add}</button>
+      <button type="button" @click=${(e: Event) => addFrom((e.target as HTMLElement).closest('.row')!)}>${t.add}</button>
     </div>
   </details>`;
 }

@@ -173,9 +173,11 @@ export class SvcProductPicker extends LitElement {
       event.preventDefault();
       this.open = true;
       this.active = count ? (this.active - 1 + count) % count : 0;
-    } else if (event.key === 'Enter' && this.open) {
+    } else if (event.key === 'Enter') {
+      // Enter picks from the list, or opens it; it never sends the form around the picker.
       event.preventDefault();
-      this.#pick(this.results[this.active]);
+      if (this.open) this.#pick(this.results[this.active]);
+      else this.open = true;
     } else if (event.key === 'Escape' && (this.open || this.query)) {
       // First Escape closes the list, the next one clears the search.
       event.preventDefault();

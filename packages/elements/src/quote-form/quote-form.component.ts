@@ -272,6 +272,8 @@ export class SvcQuoteForm extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // The first update, and a new key or API base later (the error view's retry uses them too).
     if (changed.has('publishableKey') || changed.has('apiBase')) void this.#load();
+    // Tax data given with the client: its section opens, so it is shown and sent.
+    if (changed.has('cliente') && (this.cliente.fiscal || this.cliente.rfc)) this.fiscalOpen = true;
     if (changed.has('items') && this.items.length > 0) {
       this.lines = this.items.map((item) => ({ ...item, key: ++keys }));
       this.#repriceCatalogLines();
@@ -574,7 +576,9 @@ export class SvcQuoteForm extends LitElement {
       await this.updateComplete;
       const first = invalid[0] === 'lines' ? '#svc-lines-empty' : `[name="${invalid[0]}"]`;
       this.renderRoot.querySelector<HTMLElement>(first)?.focus();
-      throw new SvcApiError('invalid_request', `${invalid[0]}: ${errors[invalid[0]!]}`);
+      const refusal = new SvcApiError('invalid_request', `${invalid[0]}: ${errors[invalid[0]!]}`);
+      this.#emitError(refusal);
+      throw refusal;
     }
     const code = this.coupon.code;
     const body = {
@@ -636,6 +640,18 @@ export class SvcQuoteForm extends LitElement {
     }
   }
 
+  /** "New quote" on the success view: the empty form, its first field focused. */
+  async #startAgain(): Promise<void> {
+    this.reset();
+    await this.updateComplete;
+    const picker = this.renderRoot.querySelector('svc-product-picker');
+    await picker?.updateComplete;
+    (
+      this.renderRoot.querySelector<HTMLElement>('[part="draft"] textarea') ??
+      picker?.renderRoot.querySelector<HTMLElement>('input')
+    )?.focus();
+  }
+
   /** Empties the form for a new quote; the configuration stays. */
   reset(): void {
     this.stopDraft();
@@ -655,6 +671,7 @@ export class SvcQuoteForm extends LitElement {
     >;
     for (const input of this.renderRoot.querySelectorAll?.<HTMLInputElement>('input, textarea') ?? [])
       if (input.name !== 'country') input.value = prefill[input.name] ?? '';
+    this.fiscalOpen = !!(this.cliente.fiscal || this.cliente.rfc);
     if (this.phase === 'success') this.phase = 'ready';
     this.#changed();
   }
@@ -723,8 +740,18 @@ export class SvcQuoteForm extends LitElement {
           this.#changed();
         },
         remove: (key) => {
+          const index = this.lines.findIndex((l) => l.key === key);
           this.lines = this.lines.filter((l) => l.key !== key);
           this.#changed();
+          // The removed button had the focus: the line now in its place (or the last, or the
+          // empty list's message) takes it, not the page.
+          void this.updateComplete.then(() => {
+            const buttons = this.renderRoot.querySelectorAll<HTMLElement>('.lines .line button');
+            (
+              buttons[Math.min(index, buttons.length - 1)] ??
+              this.renderRoot.querySelector<HTMLElement>('#svc-lines-empty')
+            )?.focus();
+          });
         },
       })}
       ${skippedLine(view, this.drafting)}
@@ -765,7 +792,7 @@ export class SvcQuoteForm extends LitElement {
       <p>${view.say(t.successText, { folio: created.folio, total })}</p>
       ${created.needs_approval ? html`<p class="muted">${t.awaitingApproval}</p>` : nothing}
       <a class="button primary" href=${created.link_publico} target="_blank" rel="noopener">${t.viewQuote}</a>
-      <button type="button" @click=${() => this.reset()}>${t.newQuote}</button>
+      <button type="button" @click=${() => this.#startAgain()}>${t.newQuote}</button>
     </div>`;
   }
 }

@@ -1,4 +1,4 @@
-import { emulateMedia } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import { assert } from 'chai';
 import type { SvcErrorDetail } from '../events/svc-error.js';
 import {
@@ -197,6 +197,47 @@ describe('<svc-quote-form>', () => {
       assert.equal($$(form, '.line').length, 0);
     });
 
+    it('adds a custom line on Enter in its fields, and Enter in a quantity sends nothing', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await fillClient(form, `Enter ${Date.now()}`);
+      await pick(form, 'Monitor 27');
+      await requestLog();
+      $<HTMLDetailsElement>(form, 'details.custom')!.open = true;
+      $<HTMLInputElement>(form, '#svc-custom-desc')!.focus();
+      await sendKeys({ type: 'Instalación' });
+      await sendKeys({ press: 'Enter' });
+      // Without a price the line waits for it, with the focus there.
+      assert.equal(form.shadowRoot!.activeElement?.id, 'svc-custom-price');
+      await sendKeys({ type: '350' });
+      await sendKeys({ press: 'Enter' });
+      await form.updateComplete;
+      assert.deepEqual(
+        form.lines.map((l) => l.descripcion),
+        ['Monitor 27" 4K', 'Instalación'],
+      );
+      $<HTMLInputElement>(form, '.line input')!.focus();
+      await sendKeys({ press: 'Enter' });
+      await form.updateComplete;
+      const log = await requestLog();
+      assert.notOk(
+        log.some((l) => l.path === '/cotizaciones'),
+        'Enter in the lines sent no quote',
+      );
+      assert.notOk($(form, '[part~="success"]'));
+    });
+
+    it('keeps the focus in the list when a line is removed', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Monitor 27');
+      await pick(form, 'Laptop 14');
+      $<HTMLButtonElement>(form, '.line button')!.focus();
+      $<HTMLButtonElement>(form, '.line button')!.click();
+      await until(() => form.shadowRoot!.activeElement?.matches('.line button'), 'focus on the next line');
+      assert.include(form.shadowRoot!.activeElement!.getAttribute('aria-label')!, 'Laptop 14');
+      $<HTMLButtonElement>(form, '.line button')!.click();
+      await until(() => form.shadowRoot!.activeElement?.id === 'svc-lines-empty', 'focus on the empty list');
+    });
+
     it('reconciles its totals with the server’s preview', async () => {
       const form = await mount({ attrs: { locale: 'en' } });
       await pick(form, 'Laptop 14');
@@ -304,11 +345,18 @@ describe('<svc-quote-form>', () => {
   describe('client data and submission', () => {
     it('validates inline and sends nothing while the client data is wrong', async () => {
       const form = await mount({ attrs: { locale: 'en' } });
+      const errors: SvcErrorDetail[] = [];
+      form.addEventListener('svc-error', (e) => errors.push(e.detail));
       let rejected: unknown;
       await form.submit().catch((e) => {
         rejected = e;
       });
       assert.equal((rejected as { code: string }).code, 'invalid_request');
+      assert.deepEqual(
+        errors.map((e) => e.code),
+        ['invalid_request'],
+        'the refusal is an svc-error too',
+      );
       await form.updateComplete;
       assert.equal($(form, '[name="empresa"]')!.getAttribute('aria-invalid'), 'true');
       assert.equal($(form, '[name="email"]')!.getAttribute('aria-invalid'), 'true', 'email is required');
@@ -324,6 +372,39 @@ describe('<svc-quote-form>', () => {
       assert.notOk(
         log.some((l) => l.path === '/cotizaciones'),
         'nothing was sent',
+      );
+    });
+
+    it('sends the tax data it was given with the client, its section open', async () => {
+      const empresa = `Fiscal Luna ${Date.now()}`;
+      const fiscal = { country: 'MX', tax_id: 'LUN010101AB1', legal_name: 'Luna', cp_fiscal: '06700' };
+      const form = await mount({
+        attrs: { locale: 'en' },
+        props: { cliente: { empresa, email: `fiscal-${Date.now()}@luna.example`, fiscal } },
+      });
+      await pick(form, 'Laptop 14');
+      assert.isTrue($<HTMLDetailsElement>(form, '[part="client"] details')!.open);
+      const sent: string[] = [];
+      const original = window.fetch;
+      window.fetch = (input, init) => {
+        if (String(input).endsWith('/cotizaciones') && init?.method === 'POST') sent.push(String(init.body));
+        return original(input, init);
+      };
+      try {
+        await form.submit();
+      } finally {
+        window.fetch = original;
+      }
+      assert.deepInclude(JSON.parse(sent[0]!).cliente, { empresa, fiscal });
+      // "New quote" starts again with the focus on the form's first field.
+      await form.updateComplete;
+      $<HTMLButtonElement>(form, '[part~="success"] button')!.click();
+      await until(() => !$(form, '[part~="success"]'), 'the form again');
+      await until(() => form.shadowRoot!.activeElement, 'a focused field');
+      const focused = form.shadowRoot!.activeElement!;
+      assert.ok(
+        focused.matches('[part="draft"] textarea') || focused.matches('svc-product-picker'),
+        `focus on ${focused.tagName}`,
       );
     });
 
