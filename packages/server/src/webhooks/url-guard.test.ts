@@ -27,6 +27,31 @@ describe('checkWebhookUrl', () => {
     }
   });
 
+  it('refuses IPv6 addresses that are internal or carry an IPv4 one, and takes public ones', async () => {
+    const none = async () => [];
+    for (const host of [
+      '::1',
+      '::127.0.0.1',
+      '::10.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:0:a00:1',
+      '64:ff9b::a00:1',
+      '64:ff9b:1::a00:1',
+      '2002:7f00:1::',
+      '2001:0:4136:e378::1',
+      'fec0::1',
+      'fd00::1',
+      'fe80::1',
+    ]) {
+      expect({ host, verdict: await checkWebhookUrl(`https://[${host}]/x`, none) }).toMatchObject({
+        host,
+        verdict: { ok: false },
+      });
+    }
+    expect(await checkWebhookUrl('https://[2606:4700:4700::1111]/x', none)).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('https://[::ffff:8.8.8.8]/x', none)).toMatchObject({ ok: true });
+  });
+
   it('gives up on a lookup that does not answer, which counts as not resolvable now', async () => {
     const never = timedResolver(() => new Promise(() => {}), 50);
     const started = Date.now();

@@ -45,24 +45,44 @@ for (const [net, bits] of [
 ] as const) {
   INTERNAL.addSubnet(net, bits, 'ipv4');
 }
+// IPv6 blocks that carry an IPv4 address (which may be internal) are refused whole: nobody's
+// webhook needs a literal NAT64, 6to4, Teredo or IPv4-compatible address.
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-  ['64:ff9b::', 96],
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT)
+  ['64:ff9b::', 96], // NAT64
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['100::', 64], // discard-only
+  ['2001::', 23], // IETF protocol assignments: Teredo, benchmarking, ORCHID
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4
+  ['fc00::', 7], // unique-local
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
+  ['ff00::', 8], // multicast
 ] as const) {
   INTERNAL.addSubnet(net, bits, 'ipv6');
+}
+
+/**
+ * The IPv4 address an IPv4-mapped IPv6 one stands for (`::ffff:10.0.0.1`, or `::ffff:a00:1` as
+ * URLs write it), else undefined. (A BlockList rule for ::ffff:0:0/96 would match every IPv4.)
+ */
+function mappedIpv4(address: string): string | undefined {
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (dotted) return dotted[1];
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return undefined;
+  const [high, low] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
 /** Whether an IP address is internal (never a webhook target). */
 export function isInternalAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return INTERNAL.check(mapped[1]!, 'ipv4');
+  const mapped = family === 6 ? mappedIpv4(address) : undefined;
+  if (mapped) return INTERNAL.check(mapped, 'ipv4');
   return INTERNAL.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
