@@ -282,6 +282,11 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
     expect((await me(`Bearer ${third.key}`)).status).toBe(200);
     // A key that no longer works cannot be rotated; a bad grace is refused.
     await expect(cli(['keys', 'rotate', second.id], env)).rejects.toMatchObject({ code: 1 });
-    await expect(cli(['keys', 'rotate', third.id, '--grace', '-1'], env)).rejects.toMatchObject({ code: 1 });
+    for (const grace of ['--grace=-1', '--grace=721', '--grace=1.5'])
+      await expect(cli(['keys', 'rotate', third.id, grace], env)).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('--grace must be whole hours'),
+      });
+    expect((await me(`Bearer ${third.key}`)).status).toBe(200);
   });
 });

@@ -41,8 +41,14 @@ export function createApp(deps: AppDeps) {
   // CORS only where publishable keys may call: the widget's operations and quote creation.
   const cors = publishableCors(new PreflightOrigins(deps.db));
   app.use('/api/v1/elements/*', cors);
-  // Quote creation only: the list on the same path is a secret-key operation, with no CORS.
-  app.use('/api/v1/cotizaciones', (c, next) => (c.req.method === 'GET' ? next() : cors(c, next)));
+  // Quote creation only (and its preflight): the list on the same path, by GET or HEAD, is a
+  // secret-key operation, with no CORS.
+  app.use('/api/v1/cotizaciones', (c, next) => {
+    const creation =
+      c.req.method === 'POST' ||
+      (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')?.toUpperCase() === 'POST');
+    return creation ? cors(c, next) : next();
+  });
   const configs = new ElementsConfigCache(deps.db, deps.keys);
   // The basket preview's allowances and catalog, in this process's memory (routes/elements.ts).
   const previewMemory = {

@@ -34,6 +34,20 @@ describe('who may call what, on every operation', () => {
     }
   });
 
+  it('sends no CORS headers for the quote list by HEAD, nor to a preflight asking for GET', async () => {
+    const head = await t.call('HEAD', url('/cotizaciones'), { headers: ORIGIN });
+    expect(head.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await t.call('OPTIONS', url('/cotizaciones'), {
+      headers: { ...ORIGIN, 'access-control-request-method': 'GET' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const creation = await t.call('OPTIONS', url('/cotizaciones'), {
+      headers: { ...ORIGIN, 'access-control-request-method': 'POST' },
+    });
+    expect(creation.status).toBe(204);
+    expect(creation.headers.get('access-control-allow-origin')).toBe(Object.values(ORIGIN)[0]);
+  });
+
   it('sends no CORS headers on an operation publishable keys cannot call, whatever the key', async () => {
     for (const op of OPERATIONS.filter((o) => !o.publishable)) {
       for (const key of [undefined, 'sk_test_00000000000000000000000000000000']) {

@@ -272,8 +272,11 @@ export class SvcQuoteForm extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // The first update, and a new key or API base later (the error view's retry uses them too).
     if (changed.has('publishableKey') || changed.has('apiBase')) void this.#load();
-    // Tax data given with the client: its section opens, so it is shown and sent.
-    if (changed.has('cliente') && (this.cliente.fiscal || this.cliente.rfc)) this.fiscalOpen = true;
+    // Tax data given with the client: its section opens, in its country, so it is shown and sent.
+    if (changed.has('cliente') && (this.cliente.fiscal || this.cliente.rfc)) {
+      this.fiscalOpen = true;
+      if (this.cliente.fiscal?.country) this.fiscalCountry = this.cliente.fiscal.country.toUpperCase();
+    }
     if (changed.has('items') && this.items.length > 0) {
       this.lines = this.items.map((item) => ({ ...item, key: ++keys }));
       this.#repriceCatalogLines();
@@ -672,6 +675,7 @@ export class SvcQuoteForm extends LitElement {
     for (const input of this.renderRoot.querySelectorAll?.<HTMLInputElement>('input, textarea') ?? [])
       if (input.name !== 'country') input.value = prefill[input.name] ?? '';
     this.fiscalOpen = !!(this.cliente.fiscal || this.cliente.rfc);
+    this.fiscalCountry = (this.cliente.fiscal?.country ?? this.config?.org.country ?? '').toUpperCase();
     if (this.phase === 'success') this.phase = 'ready';
     this.#changed();
   }

@@ -215,9 +215,12 @@ describe('<svc-quote-form>', () => {
         form.lines.map((l) => l.descripcion),
         ['Monitor 27" 4K', 'Instalación'],
       );
+      let submitted = 0;
+      $(form, 'form')!.addEventListener('submit', () => submitted++);
       $<HTMLInputElement>(form, '.line input')!.focus();
       await sendKeys({ press: 'Enter' });
       await form.updateComplete;
+      assert.equal(submitted, 0, 'Enter in a quantity does not submit the form');
       const log = await requestLog();
       assert.notOk(
         log.some((l) => l.path === '/cotizaciones'),
@@ -406,6 +409,15 @@ describe('<svc-quote-form>', () => {
         focused.matches('[part="draft"] textarea') || focused.matches('svc-product-picker'),
         `focus on ${focused.tagName}`,
       );
+    });
+
+    it('takes the tax country of a client given after it loaded', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      form.cliente = { empresa: 'Olivo SL', fiscal: { country: 'ES', tax_id: 'B12345678' } };
+      await form.updateComplete;
+      assert.isTrue($<HTMLDetailsElement>(form, '[part="client"] details')!.open);
+      assert.equal($<HTMLInputElement>(form, '[name="country"]')!.value, 'ES');
+      assert.notOk($(form, '[name="regimen_fiscal"]'), 'no Mexican fields for a Spanish client');
     });
 
     it('asks for the Mexican tax fields only when the tax country is MX', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION } from '../config.js';
 import { createApiKey, revokeApiKey, rotateApiKey } from '../services/api-keys.js';
+import { createOrg } from '../services/orgs.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 
@@ -87,9 +88,39 @@ describe('authentication', () => {
       code: 'invalid_state',
     });
     await expect(rotateApiKey(t.db, rotated.record.id, 721)).rejects.toMatchObject({ status: 400 });
+    // A key in its grace period is rotated once, and makes no endpoints that would outlive it.
+    const graced = await rotateApiKey(t.db, rotated.record.id, 2);
+    await expect(rotateApiKey(t.db, rotated.record.id, 2)).rejects.toMatchObject({
+      status: 409,
+      code: 'invalid_state',
+    });
+    expect((await me(rotated.key)).status).toBe(200);
+    await expectError(
+      await t.call('POST', '/api/v1/webhooks', {
+        key: rotated.key,
+        body: { url: 'https://hooks.example.com/late', eventos: [] },
+      }),
+      409,
+      'invalid_state',
+    );
+    expect((await me(graced.key)).status).toBe(200);
     await expect(rotateApiKey(t.db, '00000000-0000-0000-0000-000000000000', 1)).rejects.toMatchObject({
       status: 404,
     });
+  });
+
+  it('counts only keys that still work toward the plan’s number of keys', async () => {
+    const org = await createOrg(t.db, { nombre: 'Llaves Libres', plan: 'free' });
+    const make = (expiresAt: Date | null = null) =>
+      createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'read', expiresAt });
+    const { record } = await make(new Date(Date.now() + 60_000));
+    await make();
+    await expect(make()).rejects.toMatchObject({ status: 402, code: 'plan_limit_reached' });
+    // The first key expires: a new one fits again.
+    await t.db.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [
+      record.id,
+    ]);
+    expect((await make()).key).toMatch(/^sk_test_/);
   });
 
   it('refuses an expired key', async () => {

@@ -637,41 +637,72 @@ describe('quote action invoice', () => {
   };
 
   it('declares the exchange rate of a sale in another currency than the accounting one, or refuses without one', async () => {
-    const comprobante = async (link: string) => {
-      const xml = await (await t.app.request(`/i/${link.split('/i/')[1]}/cfdi.xml`)).text();
-      return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml)[
-        'cfdi:Comprobante'
-      ];
-    };
-    const approved = async (extra: Json) => {
-      const created = await call('POST', '/cotizaciones', { cliente, items: [line(1, 100)], ...extra });
+    const comprobante = (xml: string) =>
+      new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml)['cfdi:Comprobante'];
+    const publicXml = async (link: string) =>
+      (await t.app.request(`/i/${link.split('/i/')[1]}/cfdi.xml`)).text();
+    const approved = async (extra: Json, key = sk) => {
+      const created = await call('POST', '/cotizaciones', { cliente, items: [line(1, 100)], ...extra }, key);
       const id = created.body.data.id as string;
-      await call('POST', `/cotizaciones/${id}`, { action: 'send' });
-      await call('POST', `/cotizaciones/${id}`, { action: 'approve' });
+      await call('POST', `/cotizaciones/${id}`, { action: 'send' }, key);
+      await call('POST', `/cotizaciones/${id}`, { action: 'approve' }, key);
       return id;
     };
-    // Sold in dollars, accounted in pesos (the organization's currency): 18.5 by its rates.
-    const dollars = await approved({ base_currency: 'USD' });
+    // Mexico, sold in dollars: a CFDI is accounted in pesos, 18.5 by the organization's rates,
+    // even when the quote named another accounting currency.
+    const dollars = await approved({ base_currency: 'USD', fiscal_currency: 'USD' });
     const invoiced = (await call('POST', `/cotizaciones/${dollars}`, { action: 'invoice' })).body.data;
     const invoice = (await call('GET', `/facturas/${invoiced.factura.id}`)).body.data;
     expect(invoice).toMatchObject({ moneda: 'USD', moneda_fiscal: 'MXN', tipo_cambio: 18.5 });
-    expect(await comprobante(invoice.link_publico)).toMatchObject({ Moneda: 'USD', TipoCambio: '18.5' });
+    expect(comprobante(await publicXml(invoice.link_publico))).toMatchObject({
+      Moneda: 'USD',
+      TipoCambio: '18.5',
+    });
+    // Its credit note declares the same rate.
+    expect((await act(invoice.id, { action: 'credit_note', monto: 10, motivo: 'Ajuste' })).res.status).toBe(
+      200,
+    );
+    const [note] = await t.db.query<{ cfdi_xml: string }>(
+      'SELECT cfdi_xml FROM credit_notes WHERE invoice_id = $1',
+      [invoice.id],
+    );
+    expect(comprobante(note!.cfdi_xml)).toMatchObject({ Moneda: 'USD', TipoCambio: '18.5' });
     // In pesos: no rate to declare.
     const pesos = await draft();
     expect(pesos).toMatchObject({ moneda: 'MXN', moneda_fiscal: 'MXN', tipo_cambio: null });
     const issued = (await act(pesos.id, { action: 'finalize' })).body.data;
     expect(issued.tipo_cambio).toBeNull();
-    expect(await comprobante(issued.link_publico)).not.toHaveProperty('TipoCambio');
-    // Accounted in euros, for which the organization has no rate: 503, nothing issued or changed.
-    const euros = await approved({ base_currency: 'USD', fiscal_currency: 'EUR' });
+    expect(comprobante(await publicXml(issued.link_publico))).not.toHaveProperty('TipoCambio');
+    // Outside Mexico the accounting currency is the sale's unless the quote names another; this
+    // organization has no rates, so naming one cannot be issued: 503, nothing changed.
+    const org = await createOrg(t.db, {
+      nombre: 'Cambios SL',
+      plan: 'developer',
+      country: 'ES',
+      currency: 'EUR',
+      currencies: ['EUR', 'USD'],
+      default_tax_rate: 0.21,
+      locale: 'es',
+    });
+    const { key } = await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' });
+    const plain = await approved({ base_currency: 'USD' }, key);
+    const plainInvoice = (await call('POST', `/cotizaciones/${plain}`, { action: 'invoice' }, key)).body.data;
+    expect(
+      (await call('GET', `/facturas/${plainInvoice.factura.id}`, undefined, key)).body.data,
+    ).toMatchObject({
+      moneda: 'USD',
+      moneda_fiscal: 'USD',
+      tipo_cambio: null,
+    });
+    const euros = await approved({ base_currency: 'USD', fiscal_currency: 'EUR' }, key);
     const before = await count('invoices');
     await expectError(
-      (await call('POST', `/cotizaciones/${euros}`, { action: 'invoice' })).res,
+      (await call('POST', `/cotizaciones/${euros}`, { action: 'invoice' }, key)).res,
       503,
       'fx_unavailable',
     );
     expect(await count('invoices')).toBe(before);
-    expect((await call('GET', `/cotizaciones/${euros}`)).body.data.status).toBe('approved');
+    expect((await call('GET', `/cotizaciones/${euros}`, undefined, key)).body.data.status).toBe('approved');
   });
 
   it('invoices an approved quote: stamped, quote invoiced, invoice.stamped with the quote family data', async () => {
@@ -781,9 +812,12 @@ describe('quote action invoice', () => {
     const invoice = await call('POST', '/facturas', { cliente: american, items }, key);
     expect(invoice.res.status).toBe(200);
     expect(invoice.body.data.items.map((item: Json) => item.exemption_reason)).toEqual(['E2', null, 'E1']);
-    // A Spanish client tells nothing: no cause is invented.
-    const local = await call('POST', '/facturas', { cliente: { empresa: 'Bar Pepe' }, items: [zero] }, key);
-    expect(local.body.data.items[0].exemption_reason).toBeNull();
+    // A domestic sale, or a client without a fiscal country, tells nothing: no cause is invented.
+    const spanish = { empresa: 'Bar Pepe', fiscal: { country: 'ES', tax_id: 'B12345678' } };
+    for (const client of [spanish, { empresa: 'Sin País' }]) {
+      const local = await call('POST', '/facturas', { cliente: client, items: [zero] }, key);
+      expect(local.body.data.items[0].exemption_reason).toBeNull();
+    }
   });
 
   it('a non-MX organization issues commercial invoices with invoice.issued and no stamping', async () => {

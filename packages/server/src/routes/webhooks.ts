@@ -18,10 +18,7 @@ import {
 } from '../webhooks/endpoints.js';
 import { closeListenSession, collectListenSession, openListenSession } from '../webhooks/listen.js';
 
-const eventName = v.picklist(
-  EVENT_TYPES.filter((e) => e !== 'ping'),
-  'must be an event name of the catalog',
-);
+const eventName = v.picklist(EVENT_TYPES, 'must be an event name of the catalog');
 export const webhookCreateSchema = v.strictObject({
   url: v.pipe(v.string('must be a string'), v.maxLength(2048, 'must be at most 2048 characters')),
   eventos: v.optional(v.pipe(v.array(eventName, 'must be a list of event names'), v.maxLength(50)), []),

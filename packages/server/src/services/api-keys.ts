@@ -22,6 +22,8 @@ export interface ApiKeyRecord {
   allowed_ips: string[];
   expires_at: Date | null;
   revoked_at: Date | null;
+  /** The key that replaced this one by a rotation (it works until `expires_at`), else null. */
+  replaced_by: string | null;
   created_at: Date;
 }
 
@@ -91,7 +93,8 @@ export async function createApiKey(
     if (options.enforceLimit !== false) {
       const limit = PLANS[org.plan].maxKeys;
       const [row] = await tx.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM api_keys WHERE org_id = $1 AND revoked_at IS NULL',
+        `SELECT count(*)::int AS n FROM api_keys
+         WHERE org_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
         [input.orgId],
       );
       if ((row?.n ?? 0) >= limit) {
@@ -103,7 +106,7 @@ export async function createApiKey(
 }
 
 const KEY_COLUMNS = `id, org_id, kind, mode, scope, permissions, display, api_version, allowed_origins,
-  allowed_ips, expires_at, revoked_at, created_at`;
+  allowed_ips, expires_at, revoked_at, replaced_by, created_at`;
 
 /** Stores a new key's hash and settings; returns the key in clear, once, with its record. */
 async function insertKey(
@@ -142,7 +145,8 @@ export const MAX_ROTATION_GRACE_HOURS = 720;
  * permissions, origins, IPs, expiry and API version, and the old one stops working after
  * `graceHours` (at once with 0; earlier when it was to expire before). The webhook endpoints the
  * old key made pass to the new one, so they outlive it. 404 for no such key; 409 `invalid_state`
- * for one revoked or expired. The plan's number of keys is not checked: one replaces the other.
+ * for one revoked, expired or already rotated. The plan's number of keys is not checked: one
+ * replaces the other, once.
  */
 export async function rotateApiKey(
   db: Database,
@@ -164,6 +168,15 @@ export async function rotateApiKey(
         `Key ${keyId} is revoked or expired: create a new one instead.`,
       );
     }
+    // Once: a key in its grace period is already replaced (rotate its successor instead), so
+    // rotations never pile up keys past the plan's number.
+    if (old.replaced_by) {
+      throw new ApiError(
+        409,
+        'invalid_state',
+        `Key ${keyId} was already rotated; its replacement is ${old.replaced_by}.`,
+      );
+    }
     const fresh = await insertKey(
       tx,
       {
@@ -179,15 +192,17 @@ export async function rotateApiKey(
       old.api_version,
     );
     const [previous] = await tx.query<{ id: string; expires_at: Date }>(
-      `UPDATE api_keys SET expires_at = least(coalesce(expires_at, 'infinity'), now() + make_interval(hours => $2))
+      `UPDATE api_keys SET expires_at = least(coalesce(expires_at, 'infinity'), now() + make_interval(hours => $2)),
+         replaced_by = $3
        WHERE id = $1 RETURNING id, expires_at`,
-      [keyId, graceHours],
+      [keyId, graceHours, fresh.record.id],
     );
     await tx.query('UPDATE webhook_endpoints SET key_id = $2 WHERE key_id = $1', [keyId, fresh.record.id]);
     return { ...fresh, previous: previous! };
   });
-  // Every process reloads the old key, whose expiry changed.
-  await db.notify(AUTH_CHANGED_CHANNEL, `key:${keyId}`);
+  // Every process reloads the old key, whose expiry changed. Committed already: a lost message
+  // must not lose the new key, shown only now (the caches drop the old entry within 30 s anyway).
+  await db.notify(AUTH_CHANGED_CHANNEL, `key:${keyId}`).catch(() => {});
   return rotated;
 }
 

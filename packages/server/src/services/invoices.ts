@@ -35,6 +35,7 @@ import {
   updateInvoice,
 } from '../repositories/invoices.js';
 import { readQuoteInputs } from '../repositories/quote-inputs.js';
+import type { QuoteRow } from '../repositories/quotes.js';
 import type { AppDeps } from '../types.js';
 import { derivedExemption } from './fiscal/exemptions.js';
 import { type FiscalProvider, fiscalProviders, type StampResult, sandboxProvider } from './fiscal/index.js';
@@ -158,7 +159,7 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
       pais: org.country,
       tipo: mexican ? 'cfdi' : 'commercial',
       moneda: currency,
-      moneda_fiscal: org.currency,
+      moneda_fiscal: fiscalCurrency(org, currency),
       iva_incluido: body.iva_incluido ?? false,
       descuento_solicitado: discount,
       subtotal: totals.subtotal,
@@ -352,11 +353,28 @@ async function stamp(provider: FiscalProvider, request: StampRequest) {
  * The `TipoCambio` of an invoice's CFDI: pesos per unit of its currency, null in MXN. The rate it
  * declared when its accounting currency is MXN (the usual case), else the organization's rate.
  */
-function cfdiExchangeRate(org: Org, invoice: Pick<InvoiceRow, 'moneda' | 'moneda_fiscal' | 'tipo_cambio'>) {
+function cfdiExchangeRate(
+  org: Org,
+  invoice: Pick<InvoiceRow, 'moneda' | 'moneda_fiscal' | 'tipo_cambio'>,
+): number | null {
   if (invoice.moneda === 'MXN') return null;
   if (invoice.moneda_fiscal === 'MXN' && invoice.tipo_cambio !== null) return invoice.tipo_cambio;
   return exchangeRate(org, invoice.moneda, 'MXN');
 }
+
+/**
+ * The accounting currency of a new invoice: the peso for a CFDI (its `TipoCambio` is pesos per
+ * unit), else the quote's `fiscal_currency` or the sale currency itself.
+ */
+const fiscalCurrency = (org: Org, sale: string, fiscal: string | null = null): string =>
+  org.country === 'MX' ? 'MXN' : (fiscal ?? sale);
+
+/**
+ * The rate an invoice declares when issued: units of its accounting currency per unit of its
+ * sale currency, null when they are one; 503 `fx_unavailable` without one.
+ */
+const issueRate = (org: Org, invoice: Pick<InvoiceRow, 'moneda' | 'moneda_fiscal'>): number | null =>
+  invoice.moneda === invoice.moneda_fiscal ? null : exchangeRate(org, invoice.moneda, invoice.moneda_fiscal);
 
 /** Issues a draft inside a transaction: its number, its stamp (MX), `open` (or `paid`). */
 async function finalizeInTx(
@@ -370,10 +388,7 @@ async function finalizeInTx(
 ): Promise<{ invoice: InvoiceRow; items?: InvoiceItemRow[] }> {
   const scope = { orgId: org.id, mode: invoice.mode };
   // The rate it declares is fixed now, before its number: without one, nothing changes (503).
-  const tipo_cambio =
-    invoice.moneda === invoice.moneda_fiscal
-      ? null
-      : exchangeRate(org, invoice.moneda, invoice.moneda_fiscal);
+  const tipo_cambio = issueRate(org, invoice);
   const issued = { ...invoice, tipo_cambio };
   const inputs = invoice.tipo === 'cfdi' ? await stampInputs(tx, invoice) : null;
   const tipoCambio = inputs ? cfdiExchangeRate(org, issued) : null;
@@ -435,6 +450,9 @@ export async function runInvoiceAction(
   checkAmount(peek, body);
   let queued: QueuedEmail | null = null;
   const stamps = (body.action === 'finalize' || body.action === 'credit_note') && peek.tipo === 'cfdi';
+  // A missing exchange rate is refused before a forced test result is taken for the stamp.
+  if (body.action === 'finalize') issueRate(org, peek);
+  if (stamps && body.action === 'credit_note') cfdiExchangeRate(org, peek);
   const provider = stamps ? await providerFor(deps, auth) : null;
   // What the answer's detail need not read again: a finalized draft's lines when they were read
   // to stamp them, and its payments and credit notes, which a draft never has.
@@ -629,7 +647,7 @@ export async function invoiceFromQuote(
       pais: org.country,
       tipo: mexican ? 'cfdi' : 'commercial',
       moneda: quote.moneda,
-      moneda_fiscal: quote.fiscal_currency ?? org.currency,
+      moneda_fiscal: fiscalCurrency(org, quote.moneda, quote.fiscal_currency),
       iva_incluido: quote.iva_incluido,
       descuento_solicitado: quote.descuento_solicitado,
       subtotal: quote.subtotal,
@@ -668,9 +686,22 @@ export async function invoiceFromQuote(
   return invoice;
 }
 
-/** The provider for a quote's invoice (see {@link providerFor}); none for a non-MX organization. */
-export async function quoteInvoiceProvider(deps: AppDeps, auth: KeyWithOrg): Promise<FiscalProvider | null> {
-  return auth.org.country === 'MX' ? providerFor(deps, auth) : null;
+/**
+ * The provider for a quote's invoice (see {@link providerFor}); none for a non-MX organization.
+ * The exchange rate its invoice will declare is checked first (503 `fx_unavailable`), before a
+ * forced test result is taken.
+ */
+export async function quoteInvoiceProvider(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  quote: Pick<QuoteRow, 'moneda' | 'fiscal_currency'>,
+): Promise<FiscalProvider | null> {
+  const { org } = auth;
+  issueRate(org, {
+    moneda: quote.moneda,
+    moneda_fiscal: fiscalCurrency(org, quote.moneda, quote.fiscal_currency),
+  });
+  return org.country === 'MX' ? providerFor(deps, auth) : null;
 }
 
 export { fiscalRejected, StampRefused };

@@ -94,7 +94,7 @@ export class KeyStore {
     const [row] = await this.#db.query<{ key: ApiKeyRecord; org: Org }>(
       `SELECT row_to_json(k) AS key, row_to_json(o) AS org
        FROM (SELECT id, org_id, kind, mode, scope, permissions, display, api_version, allowed_origins, allowed_ips,
-                    expires_at, revoked_at, created_at
+                    expires_at, revoked_at, replaced_by, created_at
              FROM api_keys WHERE secret_hash = $1) k
        JOIN orgs o ON o.id = k.org_id`,
       [hash],

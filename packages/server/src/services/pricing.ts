@@ -67,10 +67,12 @@ export function exchangeRate(org: Org, from: string, to: string): number {
   const rates = fxRates(org);
   const fromInOrg = from === org.currency ? 1 : rates[from];
   const toInOrg = to === org.currency ? 1 : rates[to];
-  if (!fromInOrg || !toInOrg) {
+  const rate = fromInOrg && toInOrg ? Number((fromInOrg / toInOrg).toFixed(6)) : 0;
+  // Below a millionth it cannot be written with six decimals: as good as none.
+  if (!(rate > 0)) {
     throw new ApiError(503, 'fx_unavailable', `No exchange rate from ${from} to ${to} is available.`);
   }
-  return Number((fromInOrg / toInOrg).toFixed(6));
+  return rate;
 }
 
 /**

@@ -24,7 +24,7 @@ export async function invoiceQuote(deps: AppDeps, auth: KeyWithOrg, id: string) 
       `Cannot invoice a quote in status ${status}; allowed from: ${allowed.join(', ')}. Nothing was changed.`,
     );
   if (!allowed.includes(peek.status)) throw wrong(peek.status);
-  const provider = await quoteInvoiceProvider(deps, auth);
+  const provider = await quoteInvoiceProvider(deps, auth, peek);
   try {
     const { quote, invoice } = await deps.db.transaction(async (tx) => {
       const current = await findQuote(tx, scope, id, true);

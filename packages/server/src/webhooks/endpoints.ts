@@ -1,5 +1,5 @@
 import { API_VERSION } from '../config.js';
-import { ApiError, invalidRequest, notFound } from '../errors.js';
+import { ApiError, invalidState, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { insertEvent } from '../repositories/events.js';
 import type { KeyWithOrg } from '../services/key-store.js';
@@ -35,6 +35,15 @@ export async function createEndpoint(
     deps.config.unsafeAllowLoopbackWebhooks,
   );
   if (!verdict.ok) throw new ApiError(400, 'invalid_url', verdict.reason);
+  // Endpoints belong to the key that made them: one made by a key on its way out would outlive
+  // it with no key to list or delete it.
+  if (auth.key.replaced_by) {
+    throw new ApiError(
+      409,
+      'invalid_state',
+      `This key was rotated: create webhook endpoints with its replacement (${auth.key.replaced_by}).`,
+    );
+  }
   const secret = newWebhookSecret();
   return deps.db.transaction(async (tx) => {
     // One at a time per organization, so the allowance holds under concurrent creations.
@@ -60,7 +69,8 @@ export async function createEndpoint(
         auth.org.id,
         auth.key.mode,
         auth.key.id,
-        verdict.url.toString(),
+        // As given (it parsed and passed the checks): the record shows the URL that was sent.
+        body.url.trim(),
         [...new Set(body.eventos)],
         secret,
         API_VERSION,
@@ -143,7 +153,14 @@ export async function retryJob(deps: AppDeps, auth: KeyWithOrg, id: string, jobI
      WHERE id = $1 AND endpoint_id = $2 AND state IN ('succeeded', 'failed', 'cancelled') RETURNING id`,
     [jobId, endpoint.id, deps.now()],
   );
-  if (!job) throw invalidRequest('job_id: no finished delivery with this id on this endpoint');
+  if (!job) {
+    const [pending] = await deps.db.query('SELECT 1 FROM webhook_jobs WHERE id = $1 AND endpoint_id = $2', [
+      jobId,
+      endpoint.id,
+    ]);
+    if (!pending) throw notFound('Delivery');
+    throw invalidState('This delivery has not finished yet: it is retried on its own schedule.');
+  }
   await deps.db.notify('svc_events', '');
   return { job_id: jobId, queued: true };
 }

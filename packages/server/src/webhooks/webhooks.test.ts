@@ -106,6 +106,25 @@ describe('webhook endpoints', () => {
     await t.call('DELETE', `/api/v1/webhooks/${data.id}`, { key: sk });
   });
 
+  it('keeps the URL as sent, takes ping among its events, and answers 404 for a retry of no delivery', async () => {
+    const res = await createHook({ url: 'https://Hooks.Example.com', eventos: ['ping', 'quote.created'] });
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as Json;
+    expect(data).toMatchObject({ url: 'https://Hooks.Example.com', eventos: ['ping', 'quote.created'] });
+    await expectError(
+      await t.call(
+        'POST',
+        `/api/v1/webhooks/${data.id}/deliveries/00000000-0000-0000-0000-000000000000/retry`,
+        {
+          key: sk,
+        },
+      ),
+      404,
+      'not_found',
+    );
+    await t.call('DELETE', `/api/v1/webhooks/${data.id}`, { key: sk });
+  });
+
   it('refuses URLs that are not https to a public host with 400 invalid_url', async () => {
     const before = (await t.db.query('SELECT 1 FROM webhook_endpoints')).length;
     for (const url of [

@@ -15,10 +15,16 @@ describe('satUnitKey', () => {
     expect(satUnitKey('m²')).toBe('MTK');
     expect(satUnitKey('Servicio')).toBe('E48');
     expect(satUnitKey('licencias')).toBe('E48');
+    expect(satUnitKey('Lizenzen')).toBe('E48');
+    expect(satUnitKey('Dienstleistungen')).toBe('E48');
+    expect(satUnitKey('Pakete')).toBe('XPK');
+    expect(satUnitKey('Einheiten')).toBe('H87');
+    expect(satUnitKey('metros cuadrados')).toBe('MTK');
   });
 
   it('names nothing for words it does not know', () => {
     expect(satUnitKey('tanque')).toBeUndefined();
+    expect(satUnitKey('ms')).toBeUndefined();
     expect(satUnitKey('')).toBeUndefined();
     expect(satUnitKey(null)).toBeUndefined();
   });

@@ -21,18 +21,22 @@ const UNIT_KEYS: Record<string, readonly string[]> = {
     'unite',
     'unidade',
     'einheit',
+    'einheiten',
   ],
   E48: [
     'servicio',
     'service',
     'servico',
     'dienstleistung',
+    'dienstleistungen',
     'leistung',
+    'leistungen',
     'licencia',
     'license',
     'licence',
     'licenca',
     'lizenz',
+    'lizenzen',
     'suscripcion',
     'subscription',
     'assinatura',
@@ -49,6 +53,7 @@ const UNIT_KEYS: Record<string, readonly string[]> = {
     'projeto',
     'projet',
     'projekt',
+    'projekte',
   ],
   HUR: ['hora', 'hour', 'hr', 'h', 'heure', 'stunde', 'std'],
   DAY: ['dia', 'day', 'jour', 'tag', 'tage'],
@@ -63,15 +68,16 @@ const UNIT_KEYS: Record<string, readonly string[]> = {
   MTK: [
     'm2',
     'metro cuadrado',
+    'metros cuadrados',
     'square meter',
     'square metre',
     'metro quadrado',
     'metre carre',
     'quadratmeter',
   ],
-  MTQ: ['m3', 'metro cubico', 'cubic meter', 'cubic metre', 'metre cube', 'kubikmeter'],
+  MTQ: ['m3', 'metro cubico', 'metros cubicos', 'cubic meter', 'cubic metre', 'metre cube', 'kubikmeter'],
   XBX: ['caja', 'box', 'caixa', 'boite', 'karton', 'schachtel'],
-  XPK: ['paquete', 'package', 'pack', 'pacote', 'paquet', 'paket', 'packung'],
+  XPK: ['paquete', 'package', 'pack', 'pacote', 'paquet', 'paket', 'pakete', 'packung', 'packungen'],
   KT: ['kit'],
   SET: ['juego', 'set', 'conjunto', 'jeu', 'satz'],
   XLT: ['lote', 'lot', 'partie'],
@@ -98,8 +104,12 @@ const normalize = (unit: string) =>
 export function satUnitKey(unit: string | null | undefined): string | undefined {
   if (!unit) return undefined;
   const word = normalize(unit);
-  // Plurals: "horas", "cajas", "meses", "hours", "Stunden" (the singular is tried after the word).
-  for (const candidate of [word, word.replace(/es$/, ''), word.replace(/s$/, ''), word.replace(/n$/, '')]) {
+  // Regular plurals ("horas", "cajas", "meses", "hours", "Stunden"): the singular is tried after
+  // the word, for words long enough not to become a symbol ("ms" is not metres). Irregular and
+  // German plurals are listed as words.
+  const singulars =
+    word.length > 3 ? [word.replace(/es$/, ''), word.replace(/s$/, ''), word.replace(/n$/, '')] : [];
+  for (const candidate of [word, ...singulars]) {
     const key = BY_WORD.get(candidate);
     if (key) return key;
   }
