@@ -103,6 +103,7 @@ const asError = (error: unknown) =>
  * @cssproperty --svc-color-field - input background
  * @cssproperty --svc-color-border - borders
  * @cssproperty --svc-color-danger - errors
+ * @cssproperty --svc-color-success - the text of a coupon that applies
  * @cssproperty --svc-font - font family (default: inherited from the page)
  * @cssproperty --svc-radius - corner radius (default: 10px)
  * @cssproperty --svc-spacing - base spacing (default: 16px)
@@ -705,7 +706,7 @@ export class SvcQuoteForm extends LitElement {
       fiscalOpen: this.fiscalOpen,
       country: this.fiscalCountry,
     };
-    return html`<form class="base" part="base" novalidate lang=${view.locale}
+    return html`<form class="base" part="base" novalidate lang=${view.locale} aria-labelledby="svc-form-title"
       @submit=${(e: Event) => {
         e.preventDefault();
         void this.submit().catch(() => {});
@@ -715,7 +716,7 @@ export class SvcQuoteForm extends LitElement {
       }}>
       <header part="header">
         ${config.org.logo_url ? html`<img src=${config.org.logo_url} alt="" />` : nothing}
-        <h2>${config.org.nombre}</h2>
+        <h2 id="svc-form-title">${config.org.nombre}</h2>
       </header>
       <div class="sr-only" role="log" aria-live="polite">${this.log.map((line) => html`<p>${line}</p>`)}</div>
       ${
