@@ -6,6 +6,7 @@ import type { Mailer } from '../services/mailer.js';
 import { deliverQueuedEmail, type QueuedEmail, queueEmail } from '../services/quote-email.js';
 import { publicLink } from '../services/quote-view.js';
 import type { EndpointRow } from './repository.js';
+import { sampleLink } from './samples.js';
 import { MAX_ATTEMPTS, nextAttemptAt } from './schedule.js';
 import { sendDelivery } from './sender.js';
 import { signatureHeaders } from './signing.js';
@@ -74,6 +75,10 @@ export async function deliveryBody(
       event.object_id,
     ]);
     if (invoice) data.link_publico = `${publicUrl}/i/${invoice.token}`;
+  } else if (event.object === 'webhook_endpoint') {
+    // A test helper's sample of a quote or invoice event: a link of the same shape.
+    const link = sampleLink(data, publicUrl);
+    if (link) data.link_publico = link;
   }
   return JSON.stringify({
     id: `evt_${event.id.replaceAll('-', '')}`,

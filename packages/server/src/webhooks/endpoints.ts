@@ -5,6 +5,7 @@ import { insertEvent } from '../repositories/events.js';
 import type { KeyWithOrg } from '../services/key-store.js';
 import type { AppDeps } from '../types.js';
 import { type EndpointRow, endpointRecord } from './repository.js';
+import { sampleEventData } from './samples.js';
 import { newWebhookSecret } from './signing.js';
 import { checkWebhookUrl, systemResolver } from './url-guard.js';
 
@@ -175,8 +176,7 @@ export async function fireTest(deps: AppDeps, auth: KeyWithOrg, id: string, type
       type: `__test__${type}`,
       object: 'webhook_endpoint',
       objectId: endpoint.id,
-      data:
-        type === 'ping' ? { mensaje: 'Ping de prueba del servicio de cotizaciones' } : { sample: true, type },
+      data: sampleEventData(type, auth.org),
       actor: `api:${auth.key.id}`,
     });
     // The event is a test: only this endpoint gets it, under its real name.

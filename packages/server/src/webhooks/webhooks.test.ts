@@ -440,6 +440,14 @@ describe('deliveries', () => {
       body: { webhook_id: endpoint.id, event: 'quote.paid' },
     });
     const fired = ((await sample.json()) as Json).data.event_id;
+    // Shaped as the quote family, with made-up values.
+    hook.received.length = 0;
+    await worker.tick();
+    const delivered = JSON.parse(hook.received[0]!.body);
+    expect(delivered.event).toBe('quote.paid');
+    expect(Object.keys(delivered.data).sort()).toEqual(
+      ['cliente', 'cliente_id', 'folio', 'id', 'link_publico', 'moneda', 'status', 'total'].sort(),
+    );
     const history = (await (await t.call('GET', '/api/v1/events?limit=200', { key: sk })).json()) as Json;
     // The history's ids are the UUIDs behind the deliveries' evt_ ids.
     const listed = history.data.map((e: Json) => `evt_${e.id.replaceAll('-', '')}`);

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { Org } from '../services/orgs.js';
+
+/** What every sample says of the quote it stands for: made up, in the organization's currency. */
+const SAMPLE_QUOTE = { folio: 'COT-000000', cliente: 'Cliente de ejemplo', total: 1160 };
+
+/**
+ * The data of a sample event fired by `POST /test_helpers/webhooks`: the shape of its family
+ * (the spec's "Shape of data"), with made-up values and ids that name no record, so a receiver
+ * can test its parsing on the real shape. Its `link_publico`, which events never store, is added
+ * at delivery by {@link sampleLink}, pointing at no quote or invoice. Families
+ * the service has no record for (disputes, refunds, payouts, the account) get `{ sample, type }`.
+ */
+export function sampleEventData(type: string, org: Org): Record<string, unknown> {
+  const id = randomUUID();
+  const family = type.split('.')[0];
+  if (type === 'ping') return { mensaje: 'Ping de prueba del servicio de cotizaciones' };
+  if (family === 'quote' || family === 'payment' || type === 'invoice.stamped' || type === 'invoice.issued') {
+    const quote = {
+      id,
+      folio: SAMPLE_QUOTE.folio,
+      status: type === 'quote.created' ? 'draft' : 'sent',
+      moneda: org.currency,
+      total: SAMPLE_QUOTE.total,
+      cliente: SAMPLE_QUOTE.cliente,
+      cliente_id: randomUUID(),
+    };
+    return type === 'payment.partial'
+      ? {
+          ...quote,
+          tipo: 'anticipo',
+          monto: 580,
+          numero_cuota: null,
+          saldo_pendiente: 580,
+          payment_method: 'transferencia',
+        }
+      : quote;
+  }
+  if (family === 'invoice') {
+    const mexican = org.country === 'MX';
+    return {
+      id,
+      object: 'invoice',
+      numero: 'F-000000',
+      folio_fiscal: mexican ? randomUUID().toUpperCase() : null,
+      estado: type === 'invoice.paid' ? 'paid' : type === 'invoice.voided' ? 'void' : 'open',
+      estado_fiscal: mexican ? 'stamped' : 'not_applicable',
+      pais: org.country,
+      tipo: mexican ? 'cfdi' : 'commercial',
+      moneda: org.currency,
+      total: SAMPLE_QUOTE.total,
+      pagado: type === 'invoice.paid' ? SAMPLE_QUOTE.total : 0,
+      saldo: type === 'invoice.paid' ? 0 : SAMPLE_QUOTE.total,
+      vence: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      cliente: SAMPLE_QUOTE.cliente,
+      cotizacion_id: null,
+    };
+  }
+  if (family === 'client') {
+    return type === 'client.deleted'
+      ? { id, object: 'client', empresa: SAMPLE_QUOTE.cliente }
+      : {
+          id,
+          object: 'client',
+          empresa: SAMPLE_QUOTE.cliente,
+          contacto: 'Ana Pérez',
+          email: 'ana@cliente.example',
+          telefono: '+52 55 1234 5678',
+          rfc: null,
+          terminos: 'net30',
+          country_code: org.country,
+        };
+  }
+  if (family === 'product') {
+    return type === 'product.deleted'
+      ? { id, object: 'product', nombre: 'Producto de ejemplo' }
+      : {
+          id,
+          object: 'product',
+          sku: 'EJEMPLO-1',
+          nombre: 'Producto de ejemplo',
+          unidad: 'pieza',
+          precio_lista: 1000,
+          activo: true,
+        };
+  }
+  if (family === 'task') {
+    return {
+      id,
+      object: 'task',
+      titulo: `Seguimiento ${SAMPLE_QUOTE.folio}`,
+      due_date: null,
+      done: type === 'task.completed',
+      cotizacion_id: null,
+    };
+  }
+  if (family === 'promise') {
+    const estado = type === 'promise.kept' ? 'kept' : type === 'promise.broken' ? 'broken' : 'pending';
+    return {
+      id,
+      object: 'promise',
+      cotizacion_id: randomUUID(),
+      fecha_promesa: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
+      monto: 580,
+      estado,
+    };
+  }
+  return { sample: true, type };
+}
+
+/** The `link_publico` of a sample's delivery: a quote's or an invoice's shape, naming none. */
+export function sampleLink(data: Record<string, unknown>, publicUrl: string): string | undefined {
+  if (data.object === 'invoice') return `${publicUrl}/i/ejemplo`;
+  return 'folio' in data ? `${publicUrl}/q/ejemplo` : undefined;
+}
