@@ -170,6 +170,10 @@ describe('the review page', () => {
   });
 
   it('applies everything in one transaction on approval, with the events of the changes', async () => {
+    const [laptopBefore] = await t.db.query<{ nombre: string }>(
+      `SELECT nombre FROM products WHERE org_id = $1 AND mode = 'test' AND sku = $2`,
+      [t.seed.org.id, existingSku],
+    );
     const plan = fullPlan();
     const { body } = await propose(plan);
     const { res, page } = await decide(body.data.review_url, 'approve');
@@ -208,6 +212,11 @@ describe('the review page', () => {
     const again = await openReview(body.data.review_url);
     expect(again.page).toContain('Los cambios se aplicaron');
     expect(again.page).not.toContain('name="csrf"');
+    // The page still shows what each change was: the laptop's name before it, then after.
+    const row = /<th[^>]*>nombre<\/th><td>([^<]*)<\/td><td>([^<]*)<\/td>/.exec(
+      again.page.slice(again.page.indexOf(existingSku)),
+    );
+    expect(row?.slice(1)).toEqual([laptopBefore!.nombre.replaceAll('"', '&quot;'), 'Laptop 14&quot; (2026)']);
   });
 
   it('becomes conflict, applying nothing, when what it would change was edited since', async () => {

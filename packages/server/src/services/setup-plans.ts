@@ -20,6 +20,8 @@ type Status = 'pending_review' | 'applied' | 'rejected' | 'expired' | 'conflict'
 
 /** A stored setup plan. */
 interface PlanRow {
+  /** An applied plan's rows as they were just before (see {@link snapshotOf}), else null. */
+  antes: CurrentSnapshot | null;
   id: string;
   org_id: string;
   mode: 'test' | 'live';
@@ -52,7 +54,7 @@ interface Versions {
 
 const ISO = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column}`;
-const PLAN_COLUMNS = `id, org_id, mode, token, status, resumen, propuesta, cambios, versiones, created_by,
+const PLAN_COLUMNS = `id, org_id, mode, token, status, resumen, propuesta, cambios, versiones, antes, created_by,
   ${ISO('created_at')}, ${ISO('expires_at')}, ${ISO('decided_at')}`;
 
 /** What the plan would change, as the rows are now: the "before" of the review page. */
@@ -62,6 +64,28 @@ export interface CurrentState {
   workflows: Set<string>;
   org: { version: string; brand_color: string | null; widget: Record<string, unknown>; origins: string[] };
 }
+
+/** {@link CurrentState} as JSON. */
+type CurrentSnapshot = {
+  productos: [string, ProductRow & { version: string }][];
+  cupones: [string, Record<string, unknown> & { version: string }][];
+  workflows: string[];
+  org: CurrentState['org'];
+};
+
+const snapshotOf = (current: CurrentState): CurrentSnapshot => ({
+  productos: [...current.productos],
+  cupones: [...current.cupones],
+  workflows: [...current.workflows],
+  org: current.org,
+});
+
+const fromSnapshot = (snapshot: CurrentSnapshot): CurrentState => ({
+  productos: new Map(snapshot.productos),
+  cupones: new Map(snapshot.cupones),
+  workflows: new Set(snapshot.workflows),
+  org: snapshot.org,
+});
 
 async function readCurrent(
   db: Queryable,
@@ -280,7 +304,10 @@ export async function reviewSetupPlan(deps: AppDeps, token: string) {
     token,
   ]);
   if (!row) return undefined;
-  const current = await readCurrent(deps.db, row.org_id, row.mode, row.propuesta);
+  // Applied: the rows now hold the "after"; the "before" is what was kept when it was applied.
+  const current = row.antes
+    ? fromSnapshot(row.antes)
+    : await readCurrent(deps.db, row.org_id, row.mode, row.propuesta);
   return { plan: { ...row, status: effectiveStatus(row, deps.now()) }, current };
 }
 
@@ -341,6 +368,10 @@ export async function decideSetupPlan(
       return { decision: 'conflict' as const, orgId: row.org_id };
     }
     await applyPlan(tx, row, current);
+    await tx.query('UPDATE setup_plans SET antes = $2 WHERE id = $1', [
+      row.id,
+      JSON.stringify(snapshotOf(current)),
+    ]);
     await decide('applied');
     return { decision: 'applied' as const, orgId: row.org_id };
   });
