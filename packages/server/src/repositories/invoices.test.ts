@@ -72,3 +72,13 @@ describe('updateInvoice', () => {
     expect(await eventsOf(id)).toEqual([]);
   });
 });
+
+describe('an invoice written by the previous release', () => {
+  it('reads a missing accounting currency as its sale currency (a rolling deploy inserts without it)', async () => {
+    const id = await draftInvoice();
+    await t.db.query('UPDATE invoices SET moneda_fiscal = NULL WHERE id = $1', [id]);
+    const res = await t.call('GET', `/api/v1/facturas/${id}`, { key: t.seed.keys.sk_test_write });
+    const data = ((await res.json()) as { data: Record<string, unknown> }).data;
+    expect(data).toMatchObject({ moneda: 'MXN', moneda_fiscal: 'MXN', tipo_cambio: null });
+  });
+});

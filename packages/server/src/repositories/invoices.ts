@@ -79,7 +79,7 @@ const ISO = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column}`;
 
 const COLUMNS = `id, seq, org_id, mode, numero, token, estado, estado_fiscal, motivo_fiscal, folio_fiscal, pais, tipo,
-  moneda, moneda_fiscal, tipo_cambio, iva_incluido, descuento_solicitado, subtotal, descuento, impuestos, total, pagado, acreditado,
+  moneda, coalesce(moneda_fiscal, moneda) AS moneda_fiscal, tipo_cambio, iva_incluido, descuento_solicitado, subtotal, descuento, impuestos, total, pagado, acreditado,
   to_char(emitida, 'YYYY-MM-DD') AS emitida, to_char(vence, 'YYYY-MM-DD') AS vence, dias_credito, metodo_pago,
   cliente_id, cliente_nombre, cotizacion_id, language, notas, ${ISO('overdue_at')}, created_by, ${ISO('created_at')}`;
 
