@@ -1,3 +1,5 @@
+import { memoize } from '../../memo.js';
+
 /**
  * The Mexican tax authority's unit key (c_ClaveUnidad) for a product's unit written in words, in
  * any of the five languages, singular or plural: `hora` → `HUR`, `cajas` → `XBX`, `Stück` → `H87`.
@@ -102,7 +104,12 @@ const normalize = (unit: string) =>
 
 /** The unit key for `unit`, or undefined when the words name no unit known here. */
 export function satUnitKey(unit: string | null | undefined): string | undefined {
-  if (!unit) return undefined;
+  return unit ? keyOfUnit(unit) : undefined;
+}
+
+// Remembered by the unit's words: a catalog has a few units, and lines are priced on hot paths
+// (the widget's preview and submission), where normalizing each time would cost a few µs a line.
+const keyOfUnit = memoize((unit: string): string | undefined => {
   const word = normalize(unit);
   // Regular plurals ("horas", "cajas", "meses", "hours", "Stunden"): the singular is tried after
   // the word, for words long enough not to become a symbol ("ms" is not metres). Irregular and
@@ -114,4 +121,4 @@ export function satUnitKey(unit: string | null | undefined): string | undefined 
     if (key) return key;
   }
   return undefined;
-}
+}, 1_000);
