@@ -208,8 +208,9 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
     }
   });
 
-  it('stops accepting a key revoked from the CLI while the server runs', async () => {
-    const created = JSON.parse(
+  /** A read key of the demo organization made by `keys create --json` with `extra` arguments. */
+  const readKey = async (...extra: string[]) =>
+    JSON.parse(
       (
         await cli(
           [
@@ -223,37 +224,35 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
             'test',
             '--scope',
             'read',
+            ...extra,
             '--json',
           ],
           env,
         )
       ).stdout,
-    );
-    expect((await me(`Bearer ${created.key}`)).status).toBe(200);
-    await cli(['keys', 'revoke', created.id], env);
-    // The server hears the revocation through LISTEN/NOTIFY; allow the notification to arrive.
+    ) as { id: string; key: string };
+  /**
+   * What `GET /me` answers a key once the running server had time to hear a change made by the
+   * CLI (LISTEN/NOTIFY): 401 as soon as it stops working, within a second.
+   */
+  const statusOnceHeard = async (key: string) => {
     let status = 0;
     for (let i = 0; i < 50 && status !== 401; i++) {
-      status = (await me(`Bearer ${created.key}`)).status;
+      status = (await me(`Bearer ${key}`)).status;
       if (status !== 401) await new Promise((r) => setTimeout(r, 20));
     }
-    expect(status).toBe(401);
+    return status;
+  };
+
+  it('stops accepting a key revoked from the CLI while the server runs', async () => {
+    const created = await readKey();
+    expect((await me(`Bearer ${created.key}`)).status).toBe(200);
+    await cli(['keys', 'revoke', created.id], env);
+    expect(await statusOnceHeard(created.key)).toBe(401);
   });
 
   it('rotates a key with a grace period: both work, then the old one stops when its grace ends', async () => {
-    const args = [
-      'keys',
-      'create',
-      '--org',
-      seed.org.id,
-      '--kind',
-      'secret',
-      '--mode',
-      'test',
-      '--scope',
-      'read',
-    ];
-    const first = JSON.parse((await cli([...args, '--ip', '127.0.0.1', '--json'], env)).stdout);
+    const first = await readKey('--ip', '127.0.0.1');
     const second = JSON.parse(
       (await cli(['keys', 'rotate', first.id, '--grace', '2', '--json'], env)).stdout,
     );
@@ -273,12 +272,7 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
     const third = JSON.parse(
       (await cli(['keys', 'rotate', second.id, '--grace', '0', '--json'], env)).stdout,
     );
-    let status = 0;
-    for (let i = 0; i < 50 && status !== 401; i++) {
-      status = (await me(`Bearer ${second.key}`)).status;
-      if (status !== 401) await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(status).toBe(401);
+    expect(await statusOnceHeard(second.key)).toBe(401);
     expect((await me(`Bearer ${third.key}`)).status).toBe(200);
     // A key that no longer works cannot be rotated; a bad grace is refused.
     await expect(cli(['keys', 'rotate', second.id], env)).rejects.toMatchObject({ code: 1 });

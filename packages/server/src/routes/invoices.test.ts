@@ -6,6 +6,7 @@ import { fireOverdueInvoices } from '../services/invoices.js';
 import { createOrg } from '../services/orgs.js';
 import { PLANS } from '../services/plans.js';
 import { expectError, statementsDuring } from '../testing/assertions.js';
+import { INVOICE_EVENT_FIELDS } from '../testing/event-fields.js';
 import { createTestContext, restrictedKey, type TestContext } from '../testing/harness.js';
 
 let t: TestContext;
@@ -53,6 +54,13 @@ const draft = async (extra: Json = {}, key = sk) => {
   return body.data as Json;
 };
 const act = (id: string, body: Json, key = sk) => call('POST', `/facturas/${id}`, body, key);
+/** A secret test key of a new organization of the developer plan (Spanish unless said). */
+async function orgKey(fields: Partial<Parameters<typeof createOrg>[1]> & { nombre: string }) {
+  const org = await createOrg(t.db, { plan: 'developer', ...fields });
+  return (await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' })).key;
+}
+const spanishKey = (nombre: string, currencies = ['EUR']) =>
+  orgKey({ nombre, country: 'ES', currency: 'EUR', currencies, default_tax_rate: 0.21, locale: 'es' });
 const count = async (table: string) =>
   (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
 const eventsOf = async (id: string) =>
@@ -282,23 +290,7 @@ describe('finalize (MX, sandbox stamping)', () => {
     expect(await eventsOf(inv.id)).toEqual(['invoice.finalized']);
     const [event] = (await call('GET', `/events?object_id=${inv.id}`)).body.data;
     expect(Object.keys(event.data).sort()).toEqual(
-      [
-        'id',
-        'object',
-        'numero',
-        'folio_fiscal',
-        'estado',
-        'estado_fiscal',
-        'pais',
-        'tipo',
-        'moneda',
-        'total',
-        'pagado',
-        'saldo',
-        'vence',
-        'cliente',
-        'cotizacion_id',
-      ].sort(),
+      INVOICE_EVENT_FIELDS.filter((field) => field !== 'link_publico').sort(),
     );
     // Written by the invoice's own update (one round trip under the number's lock): the invoice
     // as it was answered.
@@ -675,16 +667,7 @@ describe('quote action invoice', () => {
     expect(comprobante(await publicXml(issued.link_publico))).not.toHaveProperty('TipoCambio');
     // Outside Mexico the accounting currency is the sale's unless the quote names another; this
     // organization has no rates, so naming one cannot be issued: 503, nothing changed.
-    const org = await createOrg(t.db, {
-      nombre: 'Cambios SL',
-      plan: 'developer',
-      country: 'ES',
-      currency: 'EUR',
-      currencies: ['EUR', 'USD'],
-      default_tax_rate: 0.21,
-      locale: 'es',
-    });
-    const { key } = await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' });
+    const key = await spanishKey('Cambios SL', ['EUR', 'USD']);
     const plain = await approved({ base_currency: 'USD' }, key);
     const plainInvoice = (await call('POST', `/cotizaciones/${plain}`, { action: 'invoice' }, key)).body.data;
     expect(
@@ -703,6 +686,26 @@ describe('quote action invoice', () => {
     );
     expect(await count('invoices')).toBe(before);
     expect((await call('GET', `/cotizaciones/${euros}`, undefined, key)).body.data.status).toBe('approved');
+  });
+
+  it('refuses an invoice without its rate before taking a forced test result for the stamp', async () => {
+    const key = await orgKey({
+      nombre: 'Sin Tasas SA',
+      country: 'MX',
+      currency: 'MXN',
+      currencies: ['MXN', 'USD'],
+    });
+    const items = [line(1, 100)];
+    expect(
+      (await call('POST', '/test_helpers/fiscal', { result: 'rejected', motivo: 'Forzado' }, key)).res.status,
+    ).toBe(200);
+    const dollars = (await call('POST', '/facturas', { cliente, items, moneda: 'USD' }, key)).body.data;
+    await expectError((await act(dollars.id, { action: 'finalize' }, key)).res, 503, 'fx_unavailable');
+    // The forced rejection is still there for the next stamping.
+    const pesos = (await call('POST', '/facturas', { cliente, items }, key)).body.data;
+    const refused = await act(pesos.id, { action: 'finalize' }, key);
+    expect(refused.res.status).toBe(400);
+    expect(refused.body).toMatchObject({ reason: 'fiscal_rejected', motivo: 'Forzado' });
   });
 
   it('invoices an approved quote: stamped, quote invoiced, invoice.stamped with the quote family data', async () => {
@@ -790,16 +793,7 @@ describe('quote action invoice', () => {
   });
 
   it('derives the exemption_reason of lines taxed at 0 from the client, for quotes and invoices', async () => {
-    const org = await createOrg(t.db, {
-      nombre: 'Exenciones SL',
-      plan: 'developer',
-      country: 'ES',
-      currency: 'EUR',
-      currencies: ['EUR'],
-      default_tax_rate: 0.21,
-      locale: 'es',
-    });
-    const { key } = await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' });
+    const key = await spanishKey('Exenciones SL');
     const zero = { descripcion: 'Exenta', cantidad: 1, precio_unitario: 100, tax_rate: 0 };
     const items = [zero, line(1, 100), { ...zero, exemption_reason: 'E1' }];
     const french = { empresa: 'Vins SARL', fiscal: { country: 'FR', tax_id: 'FR12345678901' } };
@@ -821,16 +815,7 @@ describe('quote action invoice', () => {
   });
 
   it('a non-MX organization issues commercial invoices with invoice.issued and no stamping', async () => {
-    const org = await createOrg(t.db, {
-      nombre: 'Estudio Olivo',
-      plan: 'developer',
-      country: 'ES',
-      currency: 'EUR',
-      currencies: ['EUR'],
-      default_tax_rate: 0.21,
-      locale: 'es',
-    });
-    const { key } = await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' });
+    const key = await spanishKey('Estudio Olivo');
     const created = await call(
       'POST',
       '/cotizaciones',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Org } from '../services/orgs.js';
+import { INVOICE_EVENT_FIELDS, QUOTE_EVENT_FIELDS } from '../testing/event-fields.js';
 import { sampleEventData, sampleLink } from './samples.js';
 
 const org = { country: 'MX', currency: 'MXN' } as Org;
@@ -11,31 +12,11 @@ const keys = (type: string) => {
 
 describe('sampleEventData', () => {
   it('gives each family the spec’s fields', () => {
-    const quote = ['cliente', 'cliente_id', 'folio', 'id', 'link_publico', 'moneda', 'status', 'total'];
-    expect(keys('quote.created')).toEqual(quote.sort());
+    expect(keys('quote.created')).toEqual([...QUOTE_EVENT_FIELDS].sort());
     expect(keys('payment.partial')).toEqual(
-      [...quote, 'tipo', 'monto', 'numero_cuota', 'saldo_pendiente', 'payment_method'].sort(),
+      [...QUOTE_EVENT_FIELDS, 'tipo', 'monto', 'numero_cuota', 'saldo_pendiente', 'payment_method'].sort(),
     );
-    expect(keys('invoice.overdue')).toEqual(
-      [
-        'id',
-        'object',
-        'numero',
-        'folio_fiscal',
-        'estado',
-        'estado_fiscal',
-        'pais',
-        'tipo',
-        'moneda',
-        'total',
-        'pagado',
-        'saldo',
-        'vence',
-        'cliente',
-        'cotizacion_id',
-        'link_publico',
-      ].sort(),
-    );
+    expect(keys('invoice.overdue')).toEqual([...INVOICE_EVENT_FIELDS].sort());
     expect(keys('client.deleted')).toEqual(['empresa', 'id', 'object']);
     expect(keys('product.created')).toEqual([
       'activo',

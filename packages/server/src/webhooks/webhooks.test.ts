@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '../services/api-keys.js';
 import { expectError } from '../testing/assertions.js';
+import { QUOTE_EVENT_FIELDS } from '../testing/event-fields.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { RETRY_DELAYS_S } from './schedule.js';
@@ -445,9 +446,7 @@ describe('deliveries', () => {
     await worker.tick();
     const delivered = JSON.parse(hook.received[0]!.body);
     expect(delivered.event).toBe('quote.paid');
-    expect(Object.keys(delivered.data).sort()).toEqual(
-      ['cliente', 'cliente_id', 'folio', 'id', 'link_publico', 'moneda', 'status', 'total'].sort(),
-    );
+    expect(Object.keys(delivered.data).sort()).toEqual([...QUOTE_EVENT_FIELDS].sort());
     const history = (await (await t.call('GET', '/api/v1/events?limit=200', { key: sk })).json()) as Json;
     // The history's ids are the UUIDs behind the deliveries' evt_ ids.
     const listed = history.data.map((e: Json) => `evt_${e.id.replaceAll('-', '')}`);
