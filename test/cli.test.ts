@@ -133,6 +133,31 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
       code: 1,
     });
     await expect(cli(['frobnicate'], env)).rejects.toMatchObject({ code: 1 });
+    // Permissions name the resources the service knows, and only restricted keys take them.
+    const key = [
+      'keys',
+      'create',
+      '--org',
+      '00000000-0000-4000-8000-000000000000',
+      '--mode',
+      'test',
+      '--scope',
+      'write',
+    ];
+    await expect(
+      cli([...key, '--kind', 'restricted', '--permission', 'foo=write'], env),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        '--permission foo=write: RESOURCE must be one of cotizaciones, facturas',
+      ),
+    });
+    await expect(
+      cli([...key, '--kind', 'secret', '--permission', 'facturas=read'], env),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--permission: only restricted keys take permissions'),
+    });
   });
 });
 

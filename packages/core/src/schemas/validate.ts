@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 
+const OBJECT_SCHEMAS = new Set(['object', 'strict_object', 'loose_object', 'object_with_rest']);
+
 /** The outcome of {@link validate}: data, or one readable message naming the field. */
 export type Validation<T> = { ok: true; value: T } | { ok: false; message: string; field: string };
 
@@ -8,6 +10,11 @@ export type Validation<T> = { ok: true; value: T } | { ok: false; message: strin
  * way a developer writes it, e.g. `items[0].cantidad: must be a number greater than 0`.
  */
 export function validate<T>(schema: v.GenericSchema<unknown, T>, input: unknown): Validation<T> {
+  // Valibot's object schemas take an array as an object (its indexes as keys), so a body of `[]`
+  // would pass for `{}`. Every object this service reads is a JSON object.
+  if (Array.isArray(input) && OBJECT_SCHEMAS.has(schema.type)) {
+    return { ok: false, field: 'body', message: 'body: must be a JSON object, not an array' };
+  }
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return { ok: true, value: result.output };
   const issue = result.issues[0]!;

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ApiError } from '../errors.js';
 import { isUuid } from '../ids.js';
+import { PERMISSION_RESOURCES } from '../middleware/authorize.js';
 import {
   type ApiKeyRecord,
   createApiKey,
@@ -55,12 +56,18 @@ export async function keysCommand(argv: string[]): Promise<number> {
   const expiresAt = values.expires ? new Date(values.expires) : null;
   if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error('--expires must be an ISO 8601 date');
   let permissions: Record<string, KeyScope> | null = null;
+  if (values.kind !== 'restricted' && values.permission.length > 0) {
+    throw new Error('--permission: only restricted keys take permissions');
+  }
   if (values.kind === 'restricted') {
     permissions = {};
-    for (const entry of values.permission ?? []) {
+    for (const entry of values.permission) {
       const [resource, level] = entry.split('=');
       if (!resource || (level !== 'read' && level !== 'write'))
         throw new Error(`--permission ${entry}: use RESOURCE=read|write`);
+      if (!(PERMISSION_RESOURCES as readonly string[]).includes(resource)) {
+        throw new Error(`--permission ${entry}: RESOURCE must be one of ${PERMISSION_RESOURCES.join(', ')}`);
+      }
       permissions[resource] = level;
     }
   }

@@ -74,20 +74,35 @@ const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
 const UNSTORABLE = /[\0\p{Cs}]/u;
 const UNSTORABLE_ALL = /[\0\p{Cs}]/gu;
 
+/**
+ * Nesting no operation's body comes near (the deepest is a line inside a list, 3 levels); past it
+ * the scan below stops, so a body of thousands of nested arrays cannot exhaust the stack.
+ */
+export const MAX_BODY_DEPTH = 32;
+
 /** Where in a parsed JSON value a string (or a key) cannot be stored, as `items[0].descripcion`. */
-function unstorablePath(value: unknown, path: string): string | undefined {
+function unstorablePath(value: unknown, path: string, depth = 0): string | undefined {
   if (typeof value === 'string') return UNSTORABLE.test(value) ? path : undefined;
   if (value === null || typeof value !== 'object') return undefined;
+  if (depth === MAX_BODY_DEPTH) throw tooDeep(path);
   for (const [key, item] of Object.entries(value)) {
     // A key is shown escaped, not echoed.
     const name = key.replace(UNSTORABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     const at = Array.isArray(value) ? `${path}[${name}]` : path ? `${path}.${name}` : name;
     if (name !== key) return at;
-    const found = unstorablePath(item, at);
+    const found = unstorablePath(item, at, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;
 }
+
+/** 400 `invalid_request` for a body nested deeper than {@link MAX_BODY_DEPTH}, naming where. */
+const tooDeep = (path: string) =>
+  new ApiError(
+    400,
+    'invalid_request',
+    `${path.split(/[.[]/)[0] || 'body'}: nested more than ${MAX_BODY_DEPTH} levels deep`,
+  );
 
 /** 400 `invalid_request` for text that cannot be stored (U+0000, a lone surrogate). */
 export const unstorableText = (field: string) =>

@@ -10,7 +10,23 @@ export interface Access {
   publishable?: boolean;
   /** Only test keys may call it (test helpers). @defaultValue false */
   testOnly?: boolean;
+  /** Only secret keys may call it, whatever a restricted key's permissions. @defaultValue false */
+  secretOnly?: boolean;
 }
+
+/** The resources restricted keys' permissions name (design.md §11 and docs/api.md). */
+export const PERMISSION_RESOURCES = [
+  'cotizaciones',
+  'facturas',
+  'cobranza',
+  'tareas',
+  'workflows',
+  'clientes',
+  'productos',
+  'events',
+  'webhooks',
+  'setup',
+] as const;
 
 // Module-level rather than a closure per call: this runs on every request.
 function deny(message: string): never {
@@ -28,6 +44,7 @@ export function authorize({ key }: KeyWithOrg, access: Access): void {
       'Publishable keys can only load the widget configuration, draft items, preview totals and create quotes.',
     );
   }
+  if (access.secretOnly && key.kind !== 'secret') deny('Only secret keys can call this operation.');
   if (access.level === 'write' && key.scope !== 'write')
     deny('This key has read scope and cannot make changes.');
   // Every key may read who it is (GET /me); restricted permissions name the other resources.

@@ -8,10 +8,13 @@ import {
   type IdempotentOptions,
   inProgress,
   type Reservation,
+  replayHeaders,
   requestFingerprint,
   type StoredRow,
   unavailable,
 } from './idempotency.js';
+
+export { replayHeaders };
 
 /**
  * An idempotent call whose operation stores its own response, in the statement that makes its
@@ -190,12 +193,6 @@ async function settlesBefore(promise: Promise<void>, deadline: number): Promise<
 function replay(found: Replayed): Response {
   return new Response(found.body, { status: found.status, headers: replayHeaders(found) });
 }
-
-/** The headers of a replayed response, besides the request id, version and CORS every answer gets. */
-export const replayHeaders = (found: Replayed): Record<string, string> => ({
-  'Content-Type': found.type,
-  'Idempotent-Replayed': 'true',
-});
 
 const STORED_ROW = `SELECT fingerprint, state, response_status, response_body, response_type,
      created_at < now() - make_interval(hours => $3) AS expired,

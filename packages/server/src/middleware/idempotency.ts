@@ -58,6 +58,31 @@ export const fingerprintOf = (method: string, target: string, body: Uint8Array):
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
 export type Reservation = { kind: 'run' } | { kind: 'replay'; status: number; body: string; type: string };
+/** A stored response to send again. */
+type ReplayReservation = Extract<Reservation, { kind: 'replay' }>;
+
+/**
+ * The headers of a replayed response, besides the version and CORS every answer gets. A replayed
+ * error keeps the request id its body was given, so the header still names the same request as
+ * the body's `request_id` (design.md §4); a replayed success is answered under this request's id.
+ */
+export function replayHeaders(found: ReplayReservation): Record<string, string> {
+  const headers: Record<string, string> = { 'Content-Type': found.type, 'Idempotent-Replayed': 'true' };
+  const id = storedErrorRequestId(found);
+  if (id) headers['Service-Request-Id'] = id;
+  return headers;
+}
+
+/** The `request_id` of a stored error body, if it has one. */
+function storedErrorRequestId(found: ReplayReservation): string | undefined {
+  if (found.status < 400) return undefined;
+  try {
+    const id = (JSON.parse(found.body) as { request_id?: unknown }).request_id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The longest a duplicate waits for the request holding its key to commit or roll back before
@@ -130,10 +155,7 @@ export async function runIdempotent(
     throw error;
   }
   if (reservation?.kind !== 'replay') return undefined;
-  return new Response(reservation.body, {
-    status: reservation.status,
-    headers: { 'Content-Type': reservation.type, 'Idempotent-Replayed': 'true' },
-  });
+  return new Response(reservation.body, { status: reservation.status, headers: replayHeaders(reservation) });
 }
 
 /**

@@ -65,10 +65,13 @@ export function apiHeaders(
   return headers;
 }
 
-/** Stamps the request id and version on a finished response (errors and replays included). */
+/**
+ * Stamps the request id and version on a finished response (errors and replays included). A
+ * replayed error already names the request its body came from, and keeps it.
+ */
 export function stampResponse(response: Response, id: string): Response {
   try {
-    response.headers.set('Service-Request-Id', id);
+    if (!response.headers.has('Service-Request-Id')) response.headers.set('Service-Request-Id', id);
     response.headers.set('Service-Version', API_VERSION);
     return response;
   } catch {

@@ -18,10 +18,14 @@ export function outboxRoutes(deps: AppDeps) {
       onlyParams(query, ['limit', 'offset']);
       const limit = intParam(query.limit, 'limit', 1, 200) ?? 20;
       const offset = intParam(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+      // The e-mails about invoices (every one not about a quote) carry the invoice's page link, a
+      // credential: a restricted key reads them only with its own permission to read invoices.
+      const invoices = key.kind !== 'restricted' || !!key.permissions?.facturas;
       const rows = await deps.db.query(
         `SELECT id, quote_id AS cotizacion_id, to_email AS "to", subject, body, status, skipped_reason AS skipped,
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
-       FROM email_outbox WHERE org_id = $1 AND mode = $2 ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
+       FROM email_outbox WHERE org_id = $1 AND mode = $2 ${invoices ? '' : 'AND quote_id IS NOT NULL'}
+       ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
         [org.id, key.mode, limit, offset],
       );
       return c.json({ data: rows, meta: { limit, offset, next_cursor: null } });

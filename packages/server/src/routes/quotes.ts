@@ -5,7 +5,7 @@ import { ApiError, invalidRequest, notFound } from '../errors.js';
 import { clientIp } from '../http/client-ip.js';
 import { decodeCursor } from '../http/cursor.js';
 import { readJson } from '../http/json-body.js';
-import { parse } from '../http/parse.js';
+import { parse, readNoFields } from '../http/parse.js';
 import { enumParam, intParam, offsetParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint, type PerIpAllowance } from '../middleware/endpoint.js';
@@ -207,6 +207,7 @@ export function quoteRoutes(deps: AppDeps) {
       return c.json({ data: await runQuoteAction(deps, c.get('auth'), id, body) });
     })
     .delete('/cotizaciones/:id', write, async (c) => {
+      await readNoFields(c);
       return c.json({ data: await deleteDraft(deps, c.get('auth'), idParam(c.req.param('id'))) });
     })
     .post(

@@ -90,7 +90,16 @@ async function answerSubmission(
         return { status, error, text: async () => body, type: STORED_RESPONSE_TYPE };
       },
     );
-    if (replayed) return jsonAnswer(replayed.status, replayed.body, id, corsOrigin, replayHeaders(replayed));
+    if (replayed) {
+      const headers = replayHeaders(replayed);
+      return jsonAnswer(
+        replayed.status,
+        replayed.body,
+        headers['Service-Request-Id'] ?? id,
+        corsOrigin,
+        headers,
+      );
+    }
     return answer!;
   } catch (error) {
     return refusalAnswer(deps.logger, error, id, corsOrigin);

@@ -42,14 +42,18 @@ export function webhookRoutes(deps: AppDeps) {
   const read = endpoint(deps, { resource: 'webhooks', level: 'read' });
   const write = endpoint(deps, { resource: 'webhooks', level: 'write' });
   return new Hono<AppEnv>()
-    .get('/webhooks', read, async (c) => c.json({ data: await listEndpoints(deps, c.get('auth')) }))
+    .get('/webhooks', read, async (c) => {
+      onlyParams(c.req.query(), []);
+      return c.json({ data: await listEndpoints(deps, c.get('auth')) });
+    })
     .post('/webhooks', write, async (c) => {
       const body = parse(webhookCreateSchema, await readJson(c));
       return c.json({ data: await createEndpoint(deps, c.get('auth'), body) });
     })
-    .delete('/webhooks/:id', write, async (c) =>
-      c.json({ data: await deleteEndpoint(deps, c.get('auth'), c.req.param('id')) }),
-    )
+    .delete('/webhooks/:id', write, async (c) => {
+      await readNoFields(c);
+      return c.json({ data: await deleteEndpoint(deps, c.get('auth'), c.req.param('id')) });
+    })
     .post('/webhooks/:id/rotate_secret', write, async (c) => {
       const body = parse(rotateSchema, await readJson(c));
       return c.json({ data: await rotateSecret(deps, c.get('auth'), c.req.param('id'), body.overlap_hours) });
@@ -99,6 +103,9 @@ export function webhookRoutes(deps: AppDeps) {
     .delete(
       '/test_helpers/listen/:id',
       endpoint(deps, { resource: 'webhooks', level: 'write', testOnly: true }),
-      async (c) => c.json({ data: await closeListenSession(deps, c.get('auth'), c.req.param('id')) }),
+      async (c) => {
+        await readNoFields(c);
+        return c.json({ data: await closeListenSession(deps, c.get('auth'), c.req.param('id')) });
+      },
     );
 }

@@ -4,20 +4,20 @@ import * as v from 'valibot';
 const TERMS = ['contado', 'net7', 'net15', 'net30', 'net45', 'net60', 'net90'] as const;
 const text = (max: number) =>
   v.pipe(
-    v.string(),
+    v.string('must be a string'),
     v.trim(),
     v.minLength(1, 'must not be empty'),
     v.maxLength(max, `at most ${max} characters`),
   );
 /** An e-mail address as every form of the service takes it: trimmed, at most 254 characters. */
 export const emailAddress = v.pipe(
-  v.string(),
+  v.string('must be a string'),
   v.trim(),
   v.email('must be an e-mail address'),
   v.maxLength(254, 'at most 254 characters'),
 );
 const nullableText = (max: number) =>
-  v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(max, `at most ${max} characters`)));
+  v.nullish(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(max, `at most ${max} characters`)));
 
 /** PATCH /clientes/{id}: contact data; every field optional, unknown fields refused. */
 export const clientPatchSchema = v.strictObject({
@@ -30,10 +30,18 @@ export const clientPatchSchema = v.strictObject({
   terminos: v.nullish(v.picklist(TERMS, `must be one of ${TERMS.join(', ')}`)),
 });
 
+/** An amount of money as a product carries it: 0 or more, at most 10^12 (as every amount). */
+const productAmount = v.pipe(
+  v.number('must be a number'),
+  v.finite('must be a number of 0 or more'),
+  v.minValue(0, 'must be a number of 0 or more'),
+  v.maxValue(1e12, 'must be at most 1e12'),
+);
+
 /** POST /productos: a catalog product. */
 export const productCreateSchema = v.strictObject({
   sku: v.pipe(
-    v.string(),
+    v.string('must be a string'),
     v.trim(),
     v.regex(
       /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
@@ -43,16 +51,27 @@ export const productCreateSchema = v.strictObject({
   nombre: text(200),
   descripcion: nullableText(2000),
   unidad: v.optional(text(40), 'pieza'),
-  precio_lista: v.pipe(v.number(), v.finite(), v.minValue(0, 'must be 0 or more'), v.maxValue(1e12)),
-  moneda: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code like MXN'))),
-  tax_rate: v.nullish(
-    v.pipe(v.number(), v.minValue(0, 'must be from 0 to 1'), v.maxValue(1, 'must be from 0 to 1')),
+  precio_lista: productAmount,
+  moneda: v.optional(
+    v.pipe(v.string('must be a string'), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code like MXN')),
   ),
-  costo: v.nullish(v.pipe(v.number(), v.finite(), v.minValue(0))),
-  aliases: v.optional(v.pipe(v.array(text(100)), v.maxLength(50)), []),
-  clave_sat: v.nullish(v.pipe(v.string(), v.regex(/^\d{8}$/, 'must be 8 digits'))),
-  clave_unidad_sat: v.nullish(v.pipe(v.string(), v.regex(/^[A-Z0-9]{1,5}$/, 'must be a unit key like H87'))),
-  fraccionable: v.optional(v.boolean(), false),
+  tax_rate: v.nullish(
+    v.pipe(
+      v.number('must be a number from 0 to 1'),
+      v.minValue(0, 'must be from 0 to 1'),
+      v.maxValue(1, 'must be from 0 to 1'),
+    ),
+  ),
+  costo: v.nullish(productAmount),
+  aliases: v.optional(
+    v.pipe(v.array(text(100), 'must be a list of texts'), v.maxLength(50, 'at most 50 aliases')),
+    [],
+  ),
+  clave_sat: v.nullish(v.pipe(v.string('must be a string'), v.regex(/^\d{8}$/, 'must be 8 digits'))),
+  clave_unidad_sat: v.nullish(
+    v.pipe(v.string('must be a string'), v.regex(/^[A-Z0-9]{1,5}$/, 'must be a unit key like H87')),
+  ),
+  fraccionable: v.optional(v.boolean('must be true or false'), false),
 });
 
 /** POST /test_helpers/cotizaciones/{id}. */
@@ -168,5 +187,7 @@ export const workflowInvokeSchema = v.strictObject({
     ),
     v.minLength(1, 'must have 1 to 100 ids'),
     v.maxLength(100, 'must have 1 to 100 ids'),
+    // Each record is run once: a repeated id would run its steps twice (two tasks, two e-mails).
+    v.check((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, 'must not repeat an id'),
   ),
 });

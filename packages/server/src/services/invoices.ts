@@ -43,7 +43,7 @@ import { queueInvoiceEmail } from './invoice-email.js';
 import { balanceOf, invoiceDetail, invoiceEventData, invoiceListItem } from './invoice-view.js';
 import type { KeyWithOrg } from './key-store.js';
 import { findOrg, type Org } from './orgs.js';
-import { minorAmount } from './payments.js';
+import { minorAmount, requestedDiscount } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { exchangeRate, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { type QueuedEmail, sendQueuedEmail } from './quote-email.js';
@@ -146,7 +146,7 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
     const lines = priceLines(inputs.products, org, body.items, currency, { publishable: false });
     if (!inputs.client && body.cliente_id !== undefined) throw noSuchClient(body.cliente_id);
     const client = inputs.client ?? (await createClient(tx, auth, body.cliente!, inputs.clientCount));
-    const discount = body.descuento ?? null;
+    const discount = requestedDiscount(body.descuento, currency);
     const totals = totalsFor(lines, {
       currency,
       ivaIncluido: body.iva_incluido ?? false,

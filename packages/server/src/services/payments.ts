@@ -1,6 +1,7 @@
 import {
   classifyPayment,
   currencyExponent,
+  type Discount,
   fromMinor,
   type PaymentPlan,
   paymentSchedule,
@@ -59,6 +60,15 @@ export function exactMinor(amount: number, currency: string, field: string): num
     throw invalidRequest(`${field}: at most ${currencyExponent(currency)} decimals in ${currency}`);
   }
   return minor;
+}
+
+/**
+ * A discount asked for on a quote or an invoice (`descuento`): an amount (`monto`) with more decimals
+ * than the document's currency is refused, as a payment's is, rather than rounded silently.
+ */
+export function requestedDiscount(discount: Discount | null | undefined, currency: string): Discount | null {
+  if (discount?.tipo === 'monto') exactMinor(discount.valor, currency, 'descuento.valor');
+  return discount ?? null;
 }
 
 /** Days of a payment term code (`net30` → 30; `contado` and none → 0). */

@@ -4,6 +4,7 @@ import { insertEvent } from '../repositories/events.js';
 import { countProducts, insertProduct, productEventData, productRecord } from '../repositories/products.js';
 import type { productCreateSchema } from '../schemas/requests.js';
 import type { AppDeps } from '../types.js';
+import { checkTaxRate } from './fiscal/tax-catalog.js';
 import type { KeyWithOrg } from './key-store.js';
 import { announceOrgChanged } from './orgs.js';
 import { exactMinor } from './payments.js';
@@ -24,6 +25,7 @@ export async function createProduct(
     );
   }
   exactMinor(body.precio_lista, moneda, 'precio_lista');
+  checkTaxRate(auth.org.country, body.tax_rate, 'tax_rate');
   const created = await deps.db.transaction(async (tx) => {
     const limit = PLANS[auth.org.plan].maxProducts;
     if ((await countProducts(tx, scope)) >= limit) throw planLimitError('products', auth.org.plan, limit);

@@ -1,4 +1,5 @@
 import { invalidState, notFound } from '../errors.js';
+import { authorize } from '../middleware/authorize.js';
 import { insertEvent } from '../repositories/events.js';
 import { findQuote, findQuoteItems, updateQuote } from '../repositories/quotes.js';
 import type { AppDeps } from '../types.js';
@@ -15,6 +16,9 @@ import { apiActor } from './quotes.js';
  * refused stamping rolls it all back: 400 `fiscal_rejected`, the quote unchanged, no invoice.
  */
 export async function invoiceQuote(deps: AppDeps, auth: KeyWithOrg, id: string) {
+  // It issues (and stamps) an invoice: a restricted key needs that permission too, not only the
+  // quote's (design.md §11), as a workflow's steps do.
+  authorize(auth, { resource: 'facturas', level: 'write' });
   const scope = { orgId: auth.org.id, mode: auth.key.mode };
   const peek = await findQuote(deps.db, scope, id);
   if (!peek) throw notFound('Quote');

@@ -31,7 +31,7 @@ import { derivedExemption } from './fiscal/exemptions.js';
 import { type InputsRequest, inputsMemory } from './inputs-memory.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
-import { setPaymentPlan } from './payments.js';
+import { requestedDiscount, setPaymentPlan } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { couponCheck, couponError, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { fullQuoteDetail } from './quote-detail.js';
@@ -361,8 +361,8 @@ function priceQuote(
     if (!check.ok) throw couponError(body.cupon, check.reason);
     coupon = check.coupon;
     discount = { tipo: coupon.tipo, valor: coupon.valor };
-  } else if (body.descuento) {
-    discount = body.descuento;
+  } else {
+    discount = requestedDiscount(body.descuento, currency);
   }
 
   const ivaIncluido = body.iva_incluido ?? false;

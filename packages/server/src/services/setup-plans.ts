@@ -7,6 +7,7 @@ import { upsertWorkflow } from '../repositories/workflows.js';
 import type { SetupPlanRequest } from '../schemas/setup-plans.js';
 import type { AppDeps } from '../types.js';
 import { normalizeOrigin } from './api-keys.js';
+import { checkTaxRate } from './fiscal/tax-catalog.js';
 import type { KeyWithOrg } from './key-store.js';
 import { announceOrgChanged, findOrg, type Org } from './orgs.js';
 import { exactMinor } from './payments.js';
@@ -167,6 +168,7 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
       );
     }
     exactMinor(p.precio_lista, p.moneda, `productos[${i}].precio_lista`);
+    checkTaxRate(org.country, p.tax_rate, `productos[${i}].tax_rate`);
   });
   (plan.cupones ?? []).forEach((c, i) => {
     if (c.moneda && !org.currencies.includes(c.moneda)) {

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../services/api-keys.js';
+import { createOrg } from '../services/orgs.js';
+import { expectError } from '../testing/assertions.js';
+import { createTestContext, restrictedKey, type TestContext } from '../testing/harness.js';
+
+// Rules every operation shares, each found broken on one family of operations.
+let t: TestContext;
+let sk: string;
+beforeAll(async () => {
+  t = await createTestContext();
+  sk = t.seed.keys.sk_test_write;
+});
+afterAll(() => t.close());
+
+type Json = Record<string, any>;
+const call = (method: string, path: string, body?: unknown, key = sk, headers: Record<string, string> = {}) =>
+  t.call(method, `/api/v1${path}`, { key, body, headers });
+const count = async (table: string) =>
+  (await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+const line = (extra: Json = {}) => ({
+  descripcion: 'Servicio',
+  cantidad: 1,
+  precio_unitario: 1000,
+  ...extra,
+});
+const cliente = { empresa: 'Reglas SA' };
+
+describe('bodies', () => {
+  it('refuses a body nested past 32 levels with a short 400, U+0000 escape or not', async () => {
+    const deep = (levels: number, inner: string) => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;
+    for (const inner of ['"\\u0000"', '"x"']) {
+      // 5,000 levels fit in 64 KiB; scanning them for U+0000 exhausted the stack (500).
+      const body = `{"titulo":"Tarea","notas":${deep(5000, inner)}}`;
+      const res = await call('POST', '/tareas', body);
+      const error = await expectError(res, 400, 'invalid_request');
+      expect(String(error.error).length).toBeLessThan(200);
+      expect(error.error).toMatch(/^notas: /);
+    }
+    expect(await count('tasks')).toBe(0);
+  });
+
+  it('refuses a JSON array where an object is expected, even when every field is optional', async () => {
+    const client = (await (await call('POST', '/clientes', cliente)).json()) as Json;
+    const patched = await call('PATCH', `/clientes/${client.data.id}`, []);
+    expect((await expectError(patched, 400, 'invalid_request')).error).toBe(
+      'body: must be a JSON object, not an array',
+    );
+    await expectError(await call('POST', '/tareas', [{ titulo: 'x' }]), 400, 'invalid_request');
+    expect(await count('tasks')).toBe(0);
+  });
+
+  it('refuses a body on DELETE that is not empty or {}, and deletes nothing', async () => {
+    const quote = (await (await call('POST', '/cotizaciones', { cliente, items: [line()] })).json()) as Json;
+    const path = `/cotizaciones/${quote.data.id}`;
+    await expectError(await call('DELETE', path, '{"a":'), 400, 'invalid_json');
+    await expectError(await call('DELETE', path, { motivo: 'x' }), 400, 'invalid_request');
+    expect((await call('GET', path)).status).toBe(200);
+    expect((await call('DELETE', path, {})).status).toBe(200);
+    expect((await call('GET', path)).status).toBe(404);
+  });
+});
+
+describe('queries', () => {
+  it('refuses parameters GET /webhooks does not take, as every list does', async () => {
+    await expectError(await call('GET', '/webhooks?limit=0'), 400, 'invalid_request');
+    await expectError(await call('GET', '/webhooks?zz=1'), 400, 'invalid_request');
+    expect((await call('GET', '/webhooks')).status).toBe(200);
+  });
+});
+
+describe('amounts', () => {
+  it("bounds a product's cost like every amount, with a worded message", async () => {
+    const product = { sku: 'COSTO-1', nombre: 'Caro', precio_lista: 10 };
+    const huge = await expectError(
+      await call('POST', '/productos', { ...product, costo: 1e300 }),
+      400,
+      'invalid_request',
+    );
+    expect(huge.error).toBe('costo: must be at most 1e12');
+    const negative = await expectError(
+      await call('POST', '/productos', { ...product, costo: -1 }),
+      400,
+      'invalid_request',
+    );
+    expect(negative.error).toBe('costo: must be a number of 0 or more');
+    expect(await count("products WHERE sku = 'COSTO-1'")).toBe(0);
+  });
+
+  it('refuses a discount amount with more decimals than the currency has, on quotes and invoices', async () => {
+    const descuento = { tipo: 'monto', valor: 1.005 };
+    for (const path of ['/cotizaciones', '/facturas']) {
+      const res = await call('POST', path, { cliente, items: [line()], descuento });
+      expect((await expectError(res, 400, 'invalid_request')).error).toBe(
+        'descuento.valor: at most 2 decimals in MXN',
+      );
+    }
+    expect((await count('quotes')) + (await count('invoices'))).toBe(0);
+    // A percentage is a rate, not an amount: its decimals are kept.
+    const quote = await call('POST', '/cotizaciones', {
+      cliente,
+      items: [line()],
+      descuento: { tipo: 'porcentaje', valor: 1.005 },
+    });
+    const detail = await call('GET', `/cotizaciones/${((await quote.json()) as Json).data.id}`);
+    expect(((await detail.json()) as Json).data).toMatchObject({ subtotal: 1000, descuento: 10.05 });
+  });
+});
+
+describe('the tax catalog', () => {
+  it("takes in Mexico only the SAT's IVA rates, on lines, products and setup plans", async () => {
+    for (const rate of [0, 0.08, 0.16]) {
+      expect(
+        (await call('POST', '/cotizaciones', { cliente, items: [line({ tax_rate: rate })] })).status,
+      ).toBe(200);
+    }
+    const before = await count('quotes');
+    const refused = await call('POST', '/cotizaciones', {
+      cliente,
+      items: [line(), line({ tax_rate: 0.123 })],
+    });
+    expect((await expectError(refused, 400, 'invalid_request')).error).toBe(
+      'items[1].tax_rate: must be a rate of the MX tax catalog (0, 0.08, 0.16), not 0.123',
+    );
+    await expectError(
+      await call('POST', '/facturas', { cliente, items: [line({ tax_rate: 0.1 })] }),
+      400,
+      'invalid_request',
+    );
+    const product = { sku: 'TASA-1', nombre: 'Tasa', precio_lista: 10, tax_rate: 0.15 };
+    expect(
+      (await expectError(await call('POST', '/productos', product), 400, 'invalid_request')).error,
+    ).toMatch(/^tax_rate: /);
+    const plan = await call('POST', '/setup/plans', {
+      productos: [{ ...product, unidad: 'pieza', moneda: 'MXN' }],
+    });
+    expect((await expectError(plan, 400, 'invalid_request')).error).toMatch(/^productos\[0\]\.tax_rate: /);
+    expect({ quotes: await count('quotes'), invoices: await count('invoices') }).toEqual({
+      quotes: before,
+      invoices: 0,
+    });
+  });
+
+  it('takes any rate from 0 to 1 where the country has no closed catalog', async () => {
+    const org = await createOrg(t.db, {
+      nombre: 'Tienda US',
+      plan: 'developer',
+      country: 'US',
+      currency: 'USD',
+      currencies: ['USD'],
+      default_tax_rate: 0.0825,
+      locale: 'en',
+    });
+    const key = (await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' }))
+      .key;
+    const res = await call('POST', '/cotizaciones', { cliente, items: [line({ tax_rate: 0.0725 })] }, key);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).data).toMatchObject({ total: 1072.5 });
+  });
+});
+
+describe('idempotent replays', () => {
+  it('answer a replayed error under the request id its body carries', async () => {
+    const headers = { 'idempotency-key': 'regla-replay-1' };
+    const first = await call('POST', '/tareas', { titulo: '' }, sk, headers);
+    const original = await expectError(first, 400, 'invalid_request');
+    const again = await call('POST', '/tareas', { titulo: '' }, sk, headers);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    // expectError checks that the header and the body name the same request.
+    expect(await expectError(again, 400, 'invalid_request')).toEqual(original);
+  });
+});
+
+describe('workflows', () => {
+  it('refuses an invocation that names a record twice, and runs nothing', async () => {
+    const workflows = (await (await call('GET', '/workflows')).json()) as Json;
+    const seguimiento = workflows.data.find((w: Json) => w.nombre === 'seguimiento');
+    const quote = (await (
+      await call('POST', '/cotizaciones', { cliente, items: [line()], send: true })
+    ).json()) as Json;
+    const tasks = await count('tasks');
+    const res = await call('POST', `/workflows/${seguimiento.id}/invoke`, {
+      ids: [quote.data.id, quote.data.id.toUpperCase()],
+    });
+    expect((await expectError(res, 400, 'invalid_request')).error).toBe('ids: must not repeat an id');
+    expect(await count('tasks')).toBe(tasks);
+  });
+});
+
+describe('restricted keys', () => {
+  it('need the invoices permission to invoice a quote, not only the quotes one', async () => {
+    const quotesOnly = await restrictedKey(t, { cotizaciones: 'write' });
+    const created = await call('POST', '/cotizaciones', { cliente, items: [line()] });
+    const id = ((await created.json()) as Json).data.id;
+    for (const action of ['send', 'approve']) {
+      expect((await call('POST', `/cotizaciones/${id}`, { action }, quotesOnly)).status).toBe(200);
+    }
+    const refused = await call('POST', `/cotizaciones/${id}`, { action: 'invoice' }, quotesOnly);
+    await expectError(refused, 403, 'insufficient_scope');
+    const detail = ((await (await call('GET', `/cotizaciones/${id}`)).json()) as Json).data;
+    expect(detail.status).toBe('approved');
+    expect(await count('invoices')).toBe(0);
+    const both = await restrictedKey(t, { cotizaciones: 'write', facturas: 'write' });
+    const invoiced = await call('POST', `/cotizaciones/${id}`, { action: 'invoice' }, both);
+    expect(((await invoiced.json()) as Json).data.status).toBe('invoiced');
+  });
+
+  it("read the invoices' e-mails, which carry the invoice's link, only with the invoices permission", async () => {
+    const created = await call('POST', '/facturas', {
+      cliente: { ...cliente, email: 'pagos@reglas.example' },
+      items: [line()],
+    });
+    const id = ((await created.json()) as Json).data.id;
+    for (const action of ['finalize', 'send'])
+      expect((await call('POST', `/facturas/${id}`, { action })).status).toBe(200);
+    const subjects = async (key: string) =>
+      ((await (await call('GET', '/emails?limit=200', undefined, key)).json()) as Json).data.map(
+        (e: Json) => e.body,
+      );
+    const invoiceLink = /\/i\//;
+    expect((await subjects(sk)).some((body: string) => invoiceLink.test(body))).toBe(true);
+    const quotesOnly = await subjects(await restrictedKey(t, { cotizaciones: 'read' }));
+    expect(quotesOnly.some((body: string) => invoiceLink.test(body))).toBe(false);
+    const withInvoices = await subjects(await restrictedKey(t, { cotizaciones: 'read', facturas: 'read' }));
+    expect(withInvoices.some((body: string) => invoiceLink.test(body))).toBe(true);
+  });
+
+  it('cannot propose setup plans whatever their permissions, valid body or not', async () => {
+    const key = await restrictedKey(t, { setup: 'write' });
+    for (const body of [{ resumen: 'Plan' }, { nada: true }]) {
+      const res = await call('POST', '/setup/plans', body, key);
+      expect((await expectError(res, 403, 'insufficient_scope')).error).toBe(
+        'Only secret keys can call this operation.',
+      );
+    }
+    expect(await count('setup_plans')).toBe(0);
+  });
+});
