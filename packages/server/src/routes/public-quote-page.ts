@@ -25,6 +25,8 @@ export interface QuotePageView {
   error?: string | undefined;
   /** What the client typed, given back after a refusal so nothing is lost. */
   values?: Record<string, string> | undefined;
+  /** The lines ticked in a refused approval, kept as the client left them (all, by default). */
+  chosenLines?: string[] | undefined;
 }
 
 /**
@@ -52,6 +54,7 @@ export function quotePage(view: QuotePageView) {
   const declined = items.some((item) => item.declinada);
   const action = (name: string) => `/q/${quote.token}/${name}?lang=${lang}`;
   const csrfField = html`<input type="hidden" name="csrf" value="${csrf}">`;
+  const ticked = (id: string) => !view.chosenLines || view.chosenLines.includes(id);
   const lineName = (id: string | null) => items.find((item) => item.id === id)?.descripcion;
   const statusText: Partial<Record<QuoteRow['status'], string>> = {
     approved: declined ? p.partiallyApproved : m.approved,
@@ -79,7 +82,7 @@ ${quote.descuento > 0 ? html`<tr><td>${m.discount}${quote.cupon ? ` (${quote.cup
 <fieldset><legend>${p.linesToApprove}</legend><p class="hint">${p.linesHint}</p>
 ${items.map(
   (item) =>
-    html`<label class="check"><input type="checkbox" name="lineas" value="${item.id}" checked><span>${item.descripcion} · ${number(item.cantidad)} × ${money(item.precio_negociado ?? item.precio_unitario)}</span></label>`,
+    html`<label class="check"><input type="checkbox" name="lineas" value="${item.id}"${ticked(item.id) ? ' checked' : ''}><span>${item.descripcion} · ${number(item.cantidad)} × ${money(item.precio_negociado ?? item.precio_unitario)}</span></label>`,
 )}</fieldset>
 <div class="field"><label for="nombre">${p.signerName}</label><input type="text" id="nombre" name="nombre" required maxlength="200" autocomplete="name" value="${values.nombre ?? ''}"></div>
 <div class="field"><label for="email">${p.signerEmail}</label><input type="email" id="email" name="email" required maxlength="254" autocomplete="email" value="${values.email ?? ''}"></div>

@@ -278,6 +278,25 @@ describe('approving on the page', () => {
     expect((await detail(other.id)).items.every((item: Json) => !item.declinada)).toBe(true);
   });
 
+  it('keeps the lines the client unticked, and all they typed, when the approval is refused', async () => {
+    const q = await quote();
+    const [first, ...rest] = lineIds(q);
+    const res = await send(q.token, 'approve', { lineas: rest, nombre: 'Luis Ñ', email: 'luis@example' });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    const ticked = (id: string) => new RegExp(`name="lineas" value="${id}"[^>]*\\bchecked\\b`).test(html);
+    expect(ticked(first!)).toBe(false);
+    for (const id of rest) expect(ticked(id)).toBe(true);
+    expect(html).toContain('value="Luis Ñ"');
+    expect(html).toContain('value="luis@example"');
+    // Nothing ticked stays nothing ticked; another form leaves every line ticked.
+    const none = await (await send(q.token, 'approve', { ...signer })).text();
+    expect(lineIds(q).some((id) => new RegExp(`value="${id}"[^>]*checked`).test(none))).toBe(false);
+    const comment = await (await send(q.token, 'comment', { mensaje: '' })).text();
+    expect(lineIds(q).every((id) => new RegExp(`value="${id}" checked`).test(comment))).toBe(true);
+    expect((await detail(q.id)).status).toBe('viewed');
+  });
+
   it('prints the electronic acceptance and the declined lines on the PDF of the approved quote', async () => {
     const q = await quote();
     await send(q.token, 'approve', { lineas: lineIds(q).slice(0, 2), ...signer }, undefined, {

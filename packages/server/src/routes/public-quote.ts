@@ -89,6 +89,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
       notice?: string;
       error?: string;
       values?: Record<string, string>;
+      chosenLines?: string[];
       headers?: Record<string, string>;
     } = {},
   ) => {
@@ -223,7 +224,13 @@ export function publicQuoteRoutes(deps: AppDeps) {
             Object.entries(form).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
           );
           delete values.csrf;
-          if (!csrf.check(c, form)) return render(c, quote, 403, { error: p.errors.csrf, values });
+          // The lines the client ticked, given back as they were if the approval is refused.
+          const chosenLines =
+            name === 'approve'
+              ? [form.lineas].flat().filter((id): id is string => typeof id === 'string')
+              : undefined;
+          if (!csrf.check(c, form))
+            return render(c, quote, 403, { error: p.errors.csrf, values, chosenLines });
           // U+0000 cannot be stored in any text: refused before anything is counted or written.
           if (Object.values(values).some((value) => value.includes('\0'))) {
             return render(c, quote, 400, { error: p.errors.other, values: {} });
@@ -236,13 +243,18 @@ export function publicQuoteRoutes(deps: AppDeps) {
             await enforceRateLimit(deps.db, `quote-page:ip:${ip}`, perIp, now, windowMs);
           } catch (error) {
             if (!(error instanceof ApiError)) throw error;
-            return render(c, quote, 429, { error: p.errors.rateLimited, values, headers: error.headers });
+            return render(c, quote, 429, {
+              error: p.errors.rateLimited,
+              values,
+              chosenLines,
+              headers: error.headers,
+            });
           }
           try {
             await runForm(c, quote, name, form);
           } catch (error) {
             if (error instanceof FormRefusal)
-              return render(c, quote, 400, { error: p.errors[error.reason], values });
+              return render(c, quote, 400, { error: p.errors[error.reason], values, chosenLines });
             if (!(error instanceof ApiError)) throw error;
             if (error.status === 404) return notFound(c);
             const current = (await publicQuote(quote.token)) ?? quote;
@@ -250,6 +262,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
             return render(c, current, reason === 'notAllowed' ? 409 : 400, {
               error: p.errors[reason],
               values,
+              chosenLines,
             });
           }
           // Post/redirect/get: a reload does not send the form again.
