@@ -54,7 +54,8 @@ export function quotePage(view: QuotePageView) {
   const declined = items.some((item) => item.declinada);
   const action = (name: string) => `/q/${quote.token}/${name}?lang=${lang}`;
   const csrfField = html`<input type="hidden" name="csrf" value="${csrf}">`;
-  const ticked = (id: string) => !view.chosenLines || view.chosenLines.includes(id);
+  const ticked = (id: string | undefined) =>
+    !view.chosenLines || id === undefined || view.chosenLines.includes(id);
   const lineName = (id: string | null) => items.find((item) => item.id === id)?.descripcion;
   const statusText: Partial<Record<QuoteRow['status'], string>> = {
     approved: declined ? p.partiallyApproved : m.approved,
