@@ -19,6 +19,7 @@ import {
 import {
   clientPatchSchema,
   productCreateSchema,
+  productPatchSchema,
   taskActionSchema,
   taskCreateSchema,
   testHelperSchema,
@@ -264,6 +265,13 @@ export const OPERATIONS: Operation[] = [
     body: clientPatchSchema,
   },
   {
+    method: 'delete',
+    path: '/clientes/{id}',
+    summary: 'Delete a client without quotes or invoices',
+    tag: 'Clients',
+    scope: 'write',
+  },
+  {
     method: 'get',
     path: '/productos',
     summary: 'List products',
@@ -278,6 +286,22 @@ export const OPERATIONS: Operation[] = [
     tag: 'Products',
     scope: 'write',
     body: productCreateSchema,
+  },
+  { method: 'get', path: '/productos/{id}', summary: 'Product detail', tag: 'Products', scope: 'read' },
+  {
+    method: 'patch',
+    path: '/productos/{id}',
+    summary: 'Change a product (every field but the SKU, and activo)',
+    tag: 'Products',
+    scope: 'write',
+    body: productPatchSchema,
+  },
+  {
+    method: 'delete',
+    path: '/productos/{id}',
+    summary: 'Delete a product no quote or invoice line names',
+    tag: 'Products',
+    scope: 'write',
   },
   {
     method: 'get',

@@ -101,6 +101,68 @@ export async function insertProduct(
   return row;
 }
 
+/** One product of the scope, or undefined; `lock` holds its row until the transaction ends. */
+export async function findProduct(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  lock = false,
+): Promise<ProductRow | undefined> {
+  const [row] = await db.query<ProductRow>(
+    `SELECT ${COLUMNS} FROM products WHERE id = $3 AND ${inScope('$1', '$2')}${lock ? ' FOR UPDATE' : ''}`,
+    [scope.orgId, scope.mode, id],
+  );
+  return row;
+}
+
+/** The fields of a product a PATCH may change (its SKU names it and stays). */
+export type ProductChanges = Partial<Omit<ProductRow, 'id' | 'sku'>>;
+
+const CHANGEABLE: readonly (keyof ProductChanges)[] = [
+  'nombre',
+  'descripcion',
+  'unidad',
+  'precio_lista',
+  'moneda',
+  'tax_rate',
+  'costo',
+  'aliases',
+  'clave_sat',
+  'clave_unidad_sat',
+  'activo',
+  'fraccionable',
+];
+
+/** Writes the changed fields of a product (the row locked by the caller) and returns it. */
+export async function updateProduct(
+  db: Queryable,
+  scope: Scope,
+  id: string,
+  changes: ProductChanges,
+): Promise<ProductRow> {
+  const names = CHANGEABLE.filter((name) => Object.hasOwn(changes, name));
+  const sets = names.map((name, i) => `${name} = $${i + 4}`);
+  const [row] = await db.query<ProductRow>(
+    `UPDATE products SET ${[...sets, 'updated_at = now()'].join(', ')}
+     WHERE id = $3 AND ${inScope('$1', '$2')} RETURNING ${COLUMNS}`,
+    [scope.orgId, scope.mode, id, ...names.map((name) => changes[name] ?? null)],
+  );
+  return row!;
+}
+
+/**
+ * Whether any quote or invoice line names the product: such a product stays (its lines keep
+ * pointing at it), and is deactivated instead of deleted. Rare enough to read without an index.
+ */
+export async function productInUse(db: Queryable, id: string): Promise<boolean> {
+  const [row] = await db.query<{ used: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM quote_items WHERE producto_id = $1)
+         OR EXISTS (SELECT 1 FROM invoice_items WHERE producto_id = $1) AS used`,
+    [id],
+  );
+  return row?.used ?? false;
+}
+
 /** The product as the API returns it: no cost or margin unless `withCost` (secret keys). */
 export function productRecord(p: ProductRow, withCost = false) {
   const { costo, aliases, ...rest } = p;

@@ -253,6 +253,150 @@ describe('products', () => {
   });
 });
 
+describe('changing and deleting', () => {
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await t.call(method, `/api/v1${path}`, { key: sk, body });
+    return { res, body: (await res.clone().json()) as Json };
+  };
+  const eventTypes = async (id: string) =>
+    (await api('GET', `/events?object_id=${id}`)).body.data.map((e: Json) => e.type);
+  const previewOf = (productId: string, precio: number) =>
+    t.call('POST', '/api/v1/elements/preview', {
+      key: t.seed.keys.pk_test,
+      headers: { Origin: t.seed.publishable_origins[0]! },
+      body: { items: [{ producto_id: productId, descripcion: 'x', cantidad: 1, precio_unitario: precio }] },
+    });
+
+  it('patches a product, prices the next preview with it, and records product.updated only for a change', async () => {
+    const created = (await api('POST', '/productos', { sku: 'PATCH-1', nombre: 'Silla', precio_lista: 100 }))
+      .body.data;
+    expect((await api('GET', `/productos/${created.id}`)).body.data).toMatchObject({
+      sku: 'PATCH-1',
+      precio_lista: 100,
+    });
+    const patched = await api('PATCH', `/productos/${created.id}`, {
+      precio_lista: 120,
+      nombre: 'Silla ergonómica',
+    });
+    expect(patched.body.data).toMatchObject({
+      id: created.id,
+      sku: 'PATCH-1',
+      precio_lista: 120,
+      nombre: 'Silla ergonómica',
+    });
+    expect((await previewOf(created.id, 120)).status).toBe(200);
+    expect((await previewOf(created.id, 100)).status).toBe(400);
+    // The same values again, or nothing: no event.
+    await api('PATCH', `/productos/${created.id}`, { precio_lista: 120 });
+    await api('PATCH', `/productos/${created.id}`, {});
+    expect(await eventTypes(created.id)).toEqual(['product.updated', 'product.created']);
+    const event = (await api('GET', `/events?object_id=${created.id}&type=product.updated`)).body.data[0];
+    expect(event.data).toEqual({
+      object: 'product',
+      id: created.id,
+      sku: 'PATCH-1',
+      nombre: 'Silla ergonómica',
+      unidad: 'pieza',
+      precio_lista: 120,
+      activo: true,
+    });
+    // Deactivated, the widget cannot quote it.
+    await api('PATCH', `/productos/${created.id}`, { activo: false });
+    expect((await previewOf(created.id, 120)).status).toBe(400);
+  });
+
+  it('refuses a bad patch naming the field, and changes nothing', async () => {
+    const created = (await api('POST', '/productos', { sku: 'PATCH-2', nombre: 'Mesa', precio_lista: 100 }))
+      .body.data;
+    for (const [body, field] of [
+      [{ sku: 'OTRO' }, 'sku: unknown field'],
+      [{ precio_lista: -1 }, 'precio_lista: must be a number of 0 or more'],
+      [{ precio_lista: 1.001 }, 'precio_lista: at most 2 decimals in MXN'],
+      [{ moneda: 'JPY' }, 'moneda: JPY is not a currency of this business'],
+      [{ tax_rate: 0.5 }, 'tax_rate: must be a rate of the MX tax catalog'],
+      [{ nombre: '' }, 'nombre: must not be empty'],
+    ] as const) {
+      const res = await t.call('PATCH', `/api/v1/productos/${created.id}`, { key: sk, body });
+      expect((await expectError(res, 400, 'invalid_request')).error).toContain(field);
+    }
+    await expectError(
+      await t.call('PATCH', '/api/v1/productos/00000000-0000-4000-8000-000000000000', { key: sk, body: {} }),
+      404,
+      'not_found',
+    );
+    expect((await api('GET', `/productos/${created.id}`)).body.data).toMatchObject({
+      nombre: 'Mesa',
+      precio_lista: 100,
+    });
+    expect(await eventTypes(created.id)).toEqual(['product.created']);
+  });
+
+  it('deletes a product no document names, with product.deleted; one on a quote stays', async () => {
+    const unused = (await api('POST', '/productos', { sku: 'DEL-1', nombre: 'Lámpara', precio_lista: 50 }))
+      .body.data;
+    expect((await api('DELETE', `/productos/${unused.id}`)).body.data).toEqual({
+      id: unused.id,
+      object: 'product',
+      deleted: true,
+    });
+    await expectError(await t.call('GET', `/api/v1/productos/${unused.id}`, { key: sk }), 404, 'not_found');
+    const deleted = (await api('GET', `/events?object_id=${unused.id}&type=product.deleted`)).body.data;
+    expect(deleted.map((e: Json) => e.data)).toEqual([
+      { object: 'product', id: unused.id, nombre: 'Lámpara' },
+    ]);
+    const used = (await api('POST', '/productos', { sku: 'DEL-2', nombre: 'Foco', precio_lista: 50 })).body
+      .data;
+    const quote = await api('POST', '/cotizaciones', {
+      cliente: { empresa: 'Focos SA' },
+      items: [{ producto_id: used.id, descripcion: 'Foco', cantidad: 1, precio_unitario: 50 }],
+    });
+    expect(quote.res.status).toBe(200);
+    const refused = await expectError(
+      await t.call('DELETE', `/api/v1/productos/${used.id}`, { key: sk }),
+      409,
+      'invalid_state',
+    );
+    expect(refused.error).toContain('activo');
+    expect((await api('GET', `/productos/${used.id}`)).res.status).toBe(200);
+    expect(await eventTypes(used.id)).toEqual(['product.created']);
+  });
+
+  it('deletes a client without documents, with client.deleted; one with a quote stays', async () => {
+    const lone = (await api('POST', '/clientes', { empresa: 'Sin Papeles' })).body.data;
+    expect((await api('DELETE', `/clientes/${lone.id}`)).body.data).toEqual({
+      id: lone.id,
+      object: 'client',
+      deleted: true,
+    });
+    await expectError(await t.call('GET', `/api/v1/clientes/${lone.id}`, { key: sk }), 404, 'not_found');
+    const events = (await api('GET', `/events?object_id=${lone.id}`)).body.data;
+    expect(events.map((e: Json) => [e.type, e.data])).toEqual([
+      ['client.deleted', { object: 'client', id: lone.id, empresa: 'Sin Papeles' }],
+      ['client.created', expect.any(Object)],
+    ]);
+    const quote = await api('POST', '/cotizaciones', {
+      cliente: { empresa: 'Con Papeles' },
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 10 }],
+    });
+    const clientId = (await api('GET', `/cotizaciones/${quote.body.data.id}`)).body.data.cliente_id;
+    await expectError(
+      await t.call('DELETE', `/api/v1/clientes/${clientId}`, { key: sk }),
+      409,
+      'invalid_state',
+    );
+    expect((await api('GET', `/clientes/${clientId}`)).res.status).toBe(200);
+  });
+
+  it('records client.updated only when a patch changes something', async () => {
+    const client = (await api('POST', '/clientes', { empresa: 'Igual SA', email: 'igual@example.com' })).body
+      .data;
+    await api('PATCH', `/clientes/${client.id}`, { email: 'igual@example.com', empresa: 'Igual SA' });
+    expect(await eventTypes(client.id)).toEqual(['client.created']);
+    await api('PATCH', `/clientes/${client.id}`, { contacto: 'Eva' });
+    expect(await eventTypes(client.id)).toEqual(['client.updated', 'client.created']);
+  });
+});
+
 describe('GET /events', () => {
   it('pages newest first with a stable cursor and filters by type', async () => {
     for (let i = 0; i < 5; i++)

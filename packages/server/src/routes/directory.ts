@@ -3,15 +3,15 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { notFound } from '../errors.js';
 import { readJson } from '../http/json-body.js';
-import { parse } from '../http/parse.js';
+import { parse, readNoFields } from '../http/parse.js';
 import { offsetMeta, offsetPaging } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { clientRecord, findClientById, listClients } from '../repositories/clients.js';
 import { listProducts, productRecord } from '../repositories/products.js';
-import { clientPatchSchema, productCreateSchema } from '../schemas/requests.js';
-import { createClient, patchClient } from '../services/clients.js';
-import { createProduct } from '../services/products.js';
+import { clientPatchSchema, productCreateSchema, productPatchSchema } from '../schemas/requests.js';
+import { createClient, deleteClient, patchClient } from '../services/clients.js';
+import { createProduct, deleteProduct, getProduct, patchProduct } from '../services/products.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 export const clientCreateSchema = v.strictObject({
@@ -51,6 +51,12 @@ export function directoryRoutes(deps: AppDeps) {
       if (!isUuid(id)) throw notFound('Client');
       return c.json({ data: clientRecord(await patchClient(deps, c.get('auth'), id, body)) });
     })
+    .delete('/clientes/:id', endpoint(deps, { resource: 'clientes', level: 'write' }), async (c) => {
+      const id = c.req.param('id');
+      await readNoFields(c);
+      if (!isUuid(id)) throw notFound('Client');
+      return c.json({ data: await deleteClient(deps, c.get('auth'), id) });
+    })
     .get('/productos', endpoint(deps, { resource: 'productos', level: 'read' }), async (c) => {
       const auth = c.get('auth');
       const page = offsetPaging(c.req.query());
@@ -67,5 +73,22 @@ export function directoryRoutes(deps: AppDeps) {
     .post('/productos', endpoint(deps, { resource: 'productos', level: 'write' }), async (c) => {
       const body = parse(productCreateSchema, await readJson(c));
       return c.json({ data: await createProduct(deps, c.get('auth'), body) });
+    })
+    .get('/productos/:id', endpoint(deps, { resource: 'productos', level: 'read' }), async (c) => {
+      const id = c.req.param('id');
+      if (!isUuid(id)) throw notFound('Product');
+      return c.json({ data: await getProduct(deps, c.get('auth'), id) });
+    })
+    .patch('/productos/:id', endpoint(deps, { resource: 'productos', level: 'write' }), async (c) => {
+      const id = c.req.param('id');
+      const body = parse(productPatchSchema, await readJson(c));
+      if (!isUuid(id)) throw notFound('Product');
+      return c.json({ data: await patchProduct(deps, c.get('auth'), id, body) });
+    })
+    .delete('/productos/:id', endpoint(deps, { resource: 'productos', level: 'write' }), async (c) => {
+      const id = c.req.param('id');
+      await readNoFields(c);
+      if (!isUuid(id)) throw notFound('Product');
+      return c.json({ data: await deleteProduct(deps, c.get('auth'), id) });
     });
 }

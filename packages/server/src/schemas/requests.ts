@@ -74,6 +74,24 @@ export const productCreateSchema = v.strictObject({
   fraccionable: v.optional(v.boolean('must be true or false'), false),
 });
 
+/** PATCH /productos/{id}: any field of creation but the SKU, and `activo`; unknown fields refused. */
+export const productPatchSchema = v.strictObject({
+  ...v.omit(productCreateSchema, ['sku']).entries,
+  nombre: v.optional(productCreateSchema.entries.nombre),
+  precio_lista: v.optional(productCreateSchema.entries.precio_lista),
+  unidad: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.trim(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(40, 'at most 40 characters'),
+    ),
+  ),
+  aliases: v.optional(productCreateSchema.entries.aliases.wrapped),
+  fraccionable: v.optional(v.boolean('must be true or false')),
+  activo: v.optional(v.boolean('must be true or false')),
+});
+
 /** POST /test_helpers/cotizaciones/{id}. */
 export const testHelperSchema = v.strictObject({
   action: v.picklist(['open', 'expire', 'break_promises'], 'must be open, expire or break_promises'),

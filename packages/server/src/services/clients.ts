@@ -1,7 +1,8 @@
 import type { ClienteRequest } from '@svc/core';
-import { notFound } from '../errors.js';
+import { invalidState, notFound } from '../errors.js';
 import {
   type ClientFields,
+  type ClientRecord,
   clientEventData,
   countClients,
   findClientById,
@@ -9,6 +10,7 @@ import {
   updateClient,
 } from '../repositories/clients.js';
 import { insertEvent } from '../repositories/events.js';
+import { inScope } from '../repositories/scope-sql.js';
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
 import { PLANS, planLimitError } from './plans.js';
@@ -45,11 +47,18 @@ export async function createClient(
 export async function patchClient(deps: AppDeps, auth: KeyWithOrg, id: string, fields: ClientFields) {
   const scope = { orgId: auth.org.id, mode: auth.key.mode };
   return deps.db.transaction(async (tx) => {
-    // An empty patch changes nothing: the client as it is, with no event.
-    const empty = Object.keys(fields).length === 0;
-    const client = empty ? await findClientById(tx, scope, id) : await updateClient(tx, scope, id, fields);
-    if (!client) throw notFound('Client');
-    if (empty) return client;
+    // The row is locked before it is read, so "what changed" is judged against what it holds.
+    await tx.query(`SELECT 1 FROM clients WHERE id = $3 AND ${inScope('$1', '$2')} FOR UPDATE`, [
+      scope.orgId,
+      scope.mode,
+      id,
+    ]);
+    const before = await findClientById(tx, scope, id);
+    if (!before) throw notFound('Client');
+    // A patch that changes nothing (empty, or every value as it is) records no event.
+    if (Object.keys(fields).length === 0) return before;
+    const client = (await updateClient(tx, scope, id, fields))!;
+    if (sameClient(before, client)) return client;
     await insertEvent(tx, {
       orgId: scope.orgId,
       mode: auth.key.mode,
@@ -61,4 +70,41 @@ export async function patchClient(deps: AppDeps, auth: KeyWithOrg, id: string, f
     });
     return client;
   });
+}
+
+/** Whether two readings of a client hold the same data, whenever it was last written. */
+const sameClient = (a: ClientRecord, b: ClientRecord): boolean =>
+  JSON.stringify({ ...a, updated_at: null }) === JSON.stringify({ ...b, updated_at: null });
+
+/**
+ * DELETE /clientes/{id}: removes a client no quote or invoice names, with `client.deleted` (id
+ * and company only, as the spec gives it). One with documents stays with them: 409 `invalid_state`.
+ */
+export async function deleteClient(deps: AppDeps, auth: KeyWithOrg, id: string) {
+  const scope = { orgId: auth.org.id, mode: auth.key.mode };
+  await deps.db.transaction(async (tx) => {
+    const [found] = await tx.query<{ empresa: string; documents: boolean }>(
+      `SELECT empresa, EXISTS (SELECT 1 FROM quotes WHERE cliente_id = clients.id)
+                    OR EXISTS (SELECT 1 FROM invoices WHERE cliente_id = clients.id) AS documents
+       FROM clients WHERE id = $3 AND ${inScope('$1', '$2')} FOR UPDATE`,
+      [scope.orgId, scope.mode, id],
+    );
+    if (!found) throw notFound('Client');
+    if (found.documents) {
+      throw invalidState(
+        `Client ${found.empresa} has quotes or invoices and cannot be deleted. Nothing was changed.`,
+      );
+    }
+    await tx.query('DELETE FROM clients WHERE id = $1', [id]);
+    await insertEvent(tx, {
+      orgId: scope.orgId,
+      mode: auth.key.mode,
+      type: 'client.deleted',
+      object: 'client',
+      objectId: id,
+      data: { object: 'client', id, empresa: found.empresa },
+      actor: apiActor(auth),
+    });
+  });
+  return { id, object: 'client' as const, deleted: true };
 }

@@ -1,8 +1,17 @@
 import type * as v from 'valibot';
-import { invalidRequest } from '../errors.js';
+import { invalidRequest, invalidState, notFound } from '../errors.js';
 import { insertEvent } from '../repositories/events.js';
-import { countProducts, insertProduct, productEventData, productRecord } from '../repositories/products.js';
-import type { productCreateSchema } from '../schemas/requests.js';
+import {
+  countProducts,
+  findProduct,
+  insertProduct,
+  type ProductRow,
+  productEventData,
+  productInUse,
+  productRecord,
+  updateProduct,
+} from '../repositories/products.js';
+import type { productCreateSchema, productPatchSchema } from '../schemas/requests.js';
 import type { AppDeps } from '../types.js';
 import { checkTaxRate } from './fiscal/tax-catalog.js';
 import type { KeyWithOrg } from './key-store.js';
@@ -19,13 +28,7 @@ export async function createProduct(
 ) {
   const scope = { orgId: auth.org.id, mode: auth.key.mode };
   const moneda = body.moneda ?? auth.org.currency;
-  if (!auth.org.currencies.includes(moneda)) {
-    throw invalidRequest(
-      `moneda: ${moneda} is not a currency of this business (${auth.org.currencies.join(', ')})`,
-    );
-  }
-  exactMinor(body.precio_lista, moneda, 'precio_lista');
-  checkTaxRate(auth.org.country, body.tax_rate, 'tax_rate');
+  checkProductFields(auth, { moneda, precio_lista: body.precio_lista, tax_rate: body.tax_rate });
   const created = await deps.db.transaction(async (tx) => {
     const limit = PLANS[auth.org.plan].maxProducts;
     if ((await countProducts(tx, scope)) >= limit) throw planLimitError('products', auth.org.plan, limit);
@@ -65,4 +68,95 @@ export async function createProduct(
   // The widget configuration of every process carries the catalog: let them rebuild it.
   await announceOrgChanged(deps.db, auth.org.id);
   return created;
+}
+
+/** The checks a product's price, currency and rate pass against its organization, on any write. */
+function checkProductFields(
+  auth: KeyWithOrg,
+  p: { moneda: string; precio_lista: number; tax_rate?: number | null | undefined },
+) {
+  if (!auth.org.currencies.includes(p.moneda)) {
+    throw invalidRequest(
+      `moneda: ${p.moneda} is not a currency of this business (${auth.org.currencies.join(', ')})`,
+    );
+  }
+  exactMinor(p.precio_lista, p.moneda, 'precio_lista');
+  checkTaxRate(auth.org.country, p.tax_rate, 'tax_rate');
+}
+
+/** GET /productos/{id}. */
+export async function getProduct(deps: AppDeps, auth: KeyWithOrg, id: string) {
+  const product = await findProduct(deps.db, { orgId: auth.org.id, mode: auth.key.mode }, id);
+  if (!product) throw notFound('Product');
+  return productRecord(product, auth.key.kind === 'secret');
+}
+
+/**
+ * PATCH /productos/{id}: changes the fields given (every field of creation but the SKU, and
+ * `activo`), with `product.updated`; a patch that changes nothing records no event. Every process
+ * prices the next preview and quote with the new values.
+ */
+export async function patchProduct(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  id: string,
+  body: v.InferOutput<typeof productPatchSchema>,
+) {
+  const scope = { orgId: auth.org.id, mode: auth.key.mode };
+  const { changed, product } = await deps.db.transaction(async (tx) => {
+    const before = await findProduct(tx, scope, id, true);
+    if (!before) throw notFound('Product');
+    const after = { ...before, ...body };
+    checkProductFields(auth, after);
+    const fields = Object.keys(body) as (keyof typeof body)[];
+    if (fields.every((name) => sameValue(before[name], after[name]))) {
+      return { changed: false, product: before };
+    }
+    const updated = await updateProduct(tx, scope, id, body);
+    await insertEvent(tx, {
+      orgId: scope.orgId,
+      mode: auth.key.mode,
+      type: 'product.updated',
+      object: 'product',
+      objectId: id,
+      data: productEventData(updated),
+      actor: apiActor(auth),
+    });
+    return { changed: true, product: updated };
+  });
+  if (changed) await announceOrgChanged(deps.db, auth.org.id);
+  return productRecord(product, auth.key.kind === 'secret');
+}
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * DELETE /productos/{id}: removes a product no quote or invoice line names, with
+ * `product.deleted` (id and name only, as the spec gives it). One that is on a line stays, for
+ * those documents: 409 `invalid_state`, saying to deactivate it (`activo: false`) instead.
+ */
+export async function deleteProduct(deps: AppDeps, auth: KeyWithOrg, id: string) {
+  const scope = { orgId: auth.org.id, mode: auth.key.mode };
+  const product: ProductRow = await deps.db.transaction(async (tx) => {
+    const found = await findProduct(tx, scope, id, true);
+    if (!found) throw notFound('Product');
+    if (await productInUse(tx, id)) {
+      throw invalidState(
+        `Product ${found.sku} is on quotes or invoices and cannot be deleted; deactivate it with PATCH { "activo": false } instead. Nothing was changed.`,
+      );
+    }
+    await tx.query('DELETE FROM products WHERE id = $1', [id]);
+    await insertEvent(tx, {
+      orgId: scope.orgId,
+      mode: auth.key.mode,
+      type: 'product.deleted',
+      object: 'product',
+      objectId: id,
+      data: { object: 'product', id, nombre: found.nombre },
+      actor: apiActor(auth),
+    });
+    return found;
+  });
+  await announceOrgChanged(deps.db, auth.org.id);
+  return { id: product.id, object: 'product' as const, deleted: true };
 }
