@@ -28,6 +28,16 @@ describe('catalog drafter', () => {
     expect(lines('mil tarjetas')).toEqual(['TARJ-100×10']);
   });
 
+  it('drafts a part of a unit only of a product sold in parts, and says what it left out', () => {
+    const sold = (fraccionable: boolean) =>
+      catalog.map((p) => (p.sku === 'DOCK-USB' ? { ...p, fraccionable } : p));
+    expect(lines('1.5 docking stations', sold(true))).toEqual(['DOCK-USB×1.5']);
+    const whole = draftRequest('1.5 docking stations y 2 monitores', sold(false));
+    expect(whole.items.map((i) => `${i.sku}×${i.cantidad}`)).toEqual(['MON-27×2']);
+    expect(whole.skipped).toEqual([{ text: expect.stringContaining('docking'), reason: 'invalid_quantity' }]);
+    expect(lines('2 docking stations', sold(false))).toEqual(['DOCK-USB×2']);
+  });
+
   it('converts pieces into packs when the product is sold in packs', () => {
     expect(lines('300 tarjetas de presentación')).toEqual(['TARJ-100×3']);
     expect(lines('250 business cards')).toEqual(['TARJ-100×3']);

@@ -290,7 +290,7 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
     }
     const packs = toPacks(quantity, mention.product.packSize, mention.packsExplicit);
     quantity = packs.packs;
-    if (!validQuantity(quantity)) {
+    if (!validQuantity(quantity, product)) {
       skip(mention.tokens, 'invalid_quantity');
       continue;
     }

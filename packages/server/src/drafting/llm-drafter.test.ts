@@ -42,6 +42,27 @@ describe('LLM drafter (OpenAI-compatible streaming over real HTTP)', () => {
     expect(JSON.stringify(request.messages)).toContain('Necesito 3 laptops');
   });
 
+  it('drafts a part of a unit only of a product sold in parts', async () => {
+    server = await startOpenAiTestServer(() => ({
+      chunks: [
+        '{"sku":"DOCK-USB","cantidad":1.5,"text":"1.5 docks"}\n',
+        '{"sku":"INST-HORA","cantidad":2.5}\n',
+      ],
+    }));
+    const drafter = createLlmDrafter({ baseURL: server.baseURL, model: 'm' });
+    const sold = catalog.map((p) => ({ ...p, fraccionable: p.sku === 'INST-HORA' }));
+    const items: DraftedItem[] = [];
+    const skipped: SkippedPhrase[] = [];
+    for await (const item of drafter.draft({
+      prompt: '1.5 docks, 2.5 horas',
+      catalog: sold,
+      onSkip: (s) => skipped.push(s),
+    }))
+      items.push(item);
+    expect(items.map((i) => [i.sku, i.cantidad])).toEqual([['INST-HORA', 2.5]]);
+    expect(skipped).toEqual([{ text: '1.5 docks', reason: 'invalid_quantity' }]);
+  });
+
   it("gives the catalog drafter's post-checks: refused lines and skipped phrases are reported", async () => {
     server = await startOpenAiTestServer(() => ({
       chunks: [

@@ -70,7 +70,7 @@ export function createLlmDrafter(options: LlmDrafterOptions): Drafter {
             skip(entry.text ?? entry.sku, 'not_in_catalog');
             continue;
           }
-          if (!validQuantity(entry.cantidad)) {
+          if (!validQuantity(entry.cantidad, product)) {
             skip(entry.text ?? `${product.nombre} × ${entry.cantidad}`, 'invalid_quantity');
             continue;
           }

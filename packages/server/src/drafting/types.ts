@@ -8,6 +8,8 @@ export interface CatalogProduct {
   moneda: string;
   tax_rate: number | null;
   aliases: string[];
+  /** Whether it is sold in parts of its unit (hours, metres); else only whole units are drafted. */
+  fraccionable?: boolean;
 }
 
 /** One drafted line: always a catalog product, always priced from the catalog. */
@@ -60,9 +62,14 @@ export interface DraftNote {
 /** Largest quantity a drafted line may have. */
 export const MAX_QUANTITY = 1_000_000;
 
-/** Whether a quantity can be a line: a finite number above 0, at most {@link MAX_QUANTITY}. */
-export function validQuantity(quantity: number): boolean {
-  return Number.isFinite(quantity) && quantity > 0 && quantity <= MAX_QUANTITY;
+/**
+ * Whether a quantity can be a line of `product`: a finite number above 0, at most
+ * {@link MAX_QUANTITY}, and whole unless the product is sold in parts (1.5 docking stations is
+ * not a line the service would accept, so it is not drafted).
+ */
+export function validQuantity(quantity: number, product?: Pick<CatalogProduct, 'fraccionable'>): boolean {
+  if (!Number.isFinite(quantity) || quantity <= 0 || quantity > MAX_QUANTITY) return false;
+  return product?.fraccionable !== false || Number.isInteger(quantity);
 }
 
 /** Turns a customer's plain words into catalog lines, one at a time as each is known. */

@@ -54,6 +54,7 @@ async function draftingCatalog(
     moneda: currency,
     tax_rate: p.tax_rate,
     aliases: p.aliases,
+    fraccionable: p.fraccionable,
   }));
 }
 

@@ -236,3 +236,34 @@ describe('restricted keys', () => {
     expect(await count('setup_plans')).toBe(0);
   });
 });
+
+describe('publishable keys', () => {
+  it('cannot read catalog prices as tax-included, which would cut them by the rate', async () => {
+    const products = ((await (await call('GET', '/productos?limit=1')).json()) as Json).data;
+    const item = {
+      producto_id: products[0].id,
+      descripcion: 'x',
+      cantidad: 1,
+      precio_unitario: products[0].precio_lista,
+    };
+    const widget = (path: string, body: Json) =>
+      t.call('POST', `/api/v1${path}`, {
+        key: t.seed.keys.pk_test,
+        headers: { origin: t.seed.publishable_origins[0]!, 'x-forwarded-for': '198.51.100.77' },
+        body,
+      });
+    const quotes = await count('quotes');
+    for (const [path, body] of [
+      ['/elements/preview', { items: [item], iva_incluido: true }],
+      [
+        '/cotizaciones',
+        { items: [item], iva_incluido: true, cliente: { empresa: 'Listo', email: 'l@example.com' } },
+      ],
+    ] as const) {
+      const error = await expectError(await widget(path, body), 400, 'invalid_request');
+      expect(error.error).toMatch(/^iva_incluido: /);
+    }
+    expect(await count('quotes')).toBe(quotes);
+    expect((await widget('/elements/preview', { items: [item], iva_incluido: false })).status).toBe(200);
+  });
+});

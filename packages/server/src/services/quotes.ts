@@ -439,6 +439,10 @@ export function refusePublishableFields(body: Omit<QuoteRequest, 'cliente'>): vo
   for (const field of PUBLISHABLE_FORBIDDEN) {
     if (body[field] !== undefined) throw invalidRequest(`${field}: not allowed with a publishable key`);
   }
+  // Catalog prices are before tax: read as tax-included they would be cut by the rate.
+  if (body.iva_incluido) {
+    throw invalidRequest('iva_incluido: not allowed with a publishable key; catalog prices are before tax');
+  }
   body.items.forEach((item, index) => {
     for (const field of PUBLISHABLE_FORBIDDEN_LINE) {
       if (item[field] !== undefined)
