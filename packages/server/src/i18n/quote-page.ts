@@ -57,12 +57,18 @@ export interface QuotePageMessages {
     csrf: string;
     rateLimited: string;
     notAllowed: string;
+    /** Above the form's messages: the fields to correct, each message linked to its field. */
+    summary: string;
     lineas: string;
-    signer: string;
+    nombre: string;
+    email: string;
     mensaje: string;
     propuesta: string;
     item_id: string;
-    promise: string;
+    promiseDate: string;
+    promiseAmount: string;
+    promiseOverBalance: string;
+    promiseDecimals: (decimals: number) => string;
     other: string;
   };
 }
@@ -125,12 +131,17 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
       csrf: 'La página caducó. Vuelve a cargarla e inténtalo de nuevo.',
       rateLimited: 'Demasiados envíos seguidos. Espera unos minutos e inténtalo de nuevo.',
       notAllowed: 'Esta cotización ya no admite esa acción.',
+      summary: 'Revisa lo que se indica:',
       lineas: 'Marca al menos una línea para aprobar.',
-      signer: 'Escribe tu nombre y un correo electrónico válido para aprobar.',
+      nombre: 'Escribe tu nombre (hasta 200 caracteres) para aprobar.',
+      email: 'Escribe un correo electrónico válido, como nombre@empresa.com.',
       mensaje: 'Escribe un mensaje de 1 a 2000 caracteres.',
       propuesta: 'Escribe un valor mayor que cero para la contraoferta.',
       item_id: 'Para proponer un precio o una cantidad elige la línea; para un total, toda la cotización.',
-      promise: 'Elige una fecha de hoy en adelante y un importe mayor que cero, hasta el saldo pendiente.',
+      promiseDate: 'Elige una fecha de hoy en adelante.',
+      promiseAmount: 'Escribe un importe mayor que cero.',
+      promiseOverBalance: 'El importe no puede ser mayor que el saldo pendiente.',
+      promiseDecimals: (n) => `Escribe el importe con ${n} decimales como máximo.`,
       other: 'No pudimos registrarlo. Revisa los datos e inténtalo de nuevo.',
     },
   },
@@ -191,12 +202,17 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
       csrf: 'This page has expired. Reload it and try again.',
       rateLimited: 'Too many submissions in a row. Wait a few minutes and try again.',
       notAllowed: 'This quote no longer allows that.',
+      summary: 'Please correct the following:',
       lineas: 'Tick at least one line to approve.',
-      signer: 'Type your name and a valid e-mail address to approve.',
+      nombre: 'Type your name (up to 200 characters) to approve.',
+      email: 'Type a valid e-mail address, like name@company.com.',
       mensaje: 'Write a message of 1 to 2000 characters.',
       propuesta: 'Enter a value above zero for the counteroffer.',
       item_id: 'To propose a price or a quantity choose the line; for a total, the whole quote.',
-      promise: 'Choose a date from today on and an amount above zero, up to the balance due.',
+      promiseDate: 'Choose a date from today on.',
+      promiseAmount: 'Enter an amount above zero.',
+      promiseOverBalance: 'The amount cannot be above the balance due.',
+      promiseDecimals: (n) => `Enter the amount with at most ${n} decimals.`,
       other: 'We could not record that. Check the data and try again.',
     },
   },
@@ -257,12 +273,17 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
       csrf: 'Esta página expirou. Recarregue-a e tente de novo.',
       rateLimited: 'Demasiados envios seguidos. Aguarde alguns minutos e tente de novo.',
       notAllowed: 'Este orçamento já não permite essa ação.',
+      summary: 'Corrija o seguinte:',
       lineas: 'Marque pelo menos uma linha para aprovar.',
-      signer: 'Escreva o seu nome e um e-mail válido para aprovar.',
+      nombre: 'Escreva o seu nome (até 200 caracteres) para aprovar.',
+      email: 'Escreva um e-mail válido, como nome@empresa.com.',
       mensaje: 'Escreva uma mensagem de 1 a 2000 caracteres.',
       propuesta: 'Indique um valor maior que zero para a contraproposta.',
       item_id: 'Para propor um preço ou uma quantidade escolha a linha; para um total, todo o orçamento.',
-      promise: 'Escolha uma data de hoje em diante e um valor maior que zero, até ao saldo em aberto.',
+      promiseDate: 'Escolha uma data de hoje em diante.',
+      promiseAmount: 'Indique um valor maior que zero.',
+      promiseOverBalance: 'O valor não pode ser maior que o saldo em aberto.',
+      promiseDecimals: (n) => `Indique o valor com no máximo ${n} casas decimais.`,
       other: 'Não foi possível registar. Verifique os dados e tente de novo.',
     },
   },
@@ -324,13 +345,17 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
       csrf: 'Cette page a expiré. Rechargez-la et réessayez.',
       rateLimited: 'Trop d’envois à la suite. Attendez quelques minutes et réessayez.',
       notAllowed: 'Ce devis ne permet plus cette action.',
+      summary: 'Veuillez corriger ce qui suit\u00a0:',
       lineas: 'Cochez au moins une ligne à accepter.',
-      signer: 'Saisissez votre nom et une adresse e-mail valide pour accepter.',
+      nombre: 'Saisissez votre nom (200 caractères au plus) pour accepter.',
+      email: 'Saisissez une adresse e-mail valide, par exemple nom@entreprise.com.',
       mensaje: 'Écrivez un message de 1 à 2000 caractères.',
       propuesta: 'Saisissez une valeur supérieure à zéro pour la contre-offre.',
       item_id: 'Pour proposer un prix ou une quantité, choisissez la ligne ; pour un total, tout le devis.',
-      promise:
-        'Choisissez une date à partir d’aujourd’hui et un montant supérieur à zéro, au plus le reste à payer.',
+      promiseDate: 'Choisissez une date à partir d’aujourd’hui.',
+      promiseAmount: 'Saisissez un montant supérieur à zéro.',
+      promiseOverBalance: 'Le montant ne peut pas dépasser le reste à payer.',
+      promiseDecimals: (n) => `Saisissez le montant avec ${n} décimales au plus.`,
       other: 'Impossible d’enregistrer. Vérifiez les données et réessayez.',
     },
   },
@@ -394,12 +419,17 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
       rateLimited:
         'Zu viele Sendungen hintereinander. Warten Sie einige Minuten und versuchen Sie es erneut.',
       notAllowed: 'Dieses Angebot lässt das nicht mehr zu.',
+      summary: 'Bitte korrigieren Sie Folgendes:',
       lineas: 'Markieren Sie mindestens eine Position zur Annahme.',
-      signer: 'Geben Sie Ihren Namen und eine gültige E-Mail-Adresse ein, um anzunehmen.',
+      nombre: 'Geben Sie Ihren Namen ein (höchstens 200 Zeichen), um anzunehmen.',
+      email: 'Geben Sie eine gültige E-Mail-Adresse ein, z. B. name@firma.de.',
       mensaje: 'Schreiben Sie eine Nachricht mit 1 bis 2000 Zeichen.',
       propuesta: 'Geben Sie für das Gegenangebot einen Wert über null ein.',
       item_id: 'Für einen Preis oder eine Menge wählen Sie die Position; für eine Summe das ganze Angebot.',
-      promise: 'Wählen Sie ein Datum ab heute und einen Betrag über null, höchstens den offenen Betrag.',
+      promiseDate: 'Wählen Sie ein Datum ab heute.',
+      promiseAmount: 'Geben Sie einen Betrag über null ein.',
+      promiseOverBalance: 'Der Betrag darf den offenen Betrag nicht übersteigen.',
+      promiseDecimals: (n) => `Geben Sie den Betrag mit höchstens ${n} Nachkommastellen ein.`,
       other: 'Das konnten wir nicht speichern. Prüfen Sie die Angaben und versuchen Sie es erneut.',
     },
   },

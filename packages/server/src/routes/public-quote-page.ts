@@ -1,4 +1,4 @@
-import { formatMoney, termLabel } from '@svc/core';
+import { currencyExponent, formatMoney, termLabel } from '@svc/core';
 import { html } from 'hono/html';
 import { LANGS, type Lang, MESSAGES } from '../i18n/messages.js';
 import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
@@ -6,6 +6,7 @@ import type { QuoteMessage } from '../repositories/quote-messages.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
 import type { Org } from '../services/orgs.js';
 import { type paymentFields, planText } from '../services/payments.js';
+import type { FieldErrors, PageField } from './public-quote.js';
 import { brandHref } from './public-styles.js';
 
 /** Everything the public quote page shows, read by the route. */
@@ -23,6 +24,8 @@ export interface QuotePageView {
   /** What the last form did (role=status), or why it was refused (role=alert). */
   notice?: string | undefined;
   error?: string | undefined;
+  /** Why a form was refused, field by field: each message is shown and announced by its field. */
+  fieldErrors?: FieldErrors | undefined;
   /** What the client typed, given back after a refusal so nothing is lost. */
   values?: Record<string, string> | undefined;
   /** The lines ticked in a refused approval, kept as the client left them (all, by default). */
@@ -54,6 +57,13 @@ export function quotePage(view: QuotePageView) {
   const declined = items.some((item) => item.declinada);
   const action = (name: string) => `/q/${quote.token}/${name}?lang=${lang}`;
   const csrfField = html`<input type="hidden" name="csrf" value="${csrf}">`;
+  const fieldErrors = view.fieldErrors ?? {};
+  /** A field's error state: `aria-invalid` and `aria-describedby` naming its message, if any. */
+  const invalid = (field: PageField) =>
+    fieldErrors[field] ? html` aria-invalid="true" aria-describedby="${field}-error"` : '';
+  /** A field's error message, shown next to it. */
+  const errorOf = (field: PageField) =>
+    fieldErrors[field] ? html`<p class="field-error" id="${field}-error">${fieldErrors[field]}</p>` : '';
   const ticked = (id: string | undefined) =>
     !view.chosenLines || id === undefined || view.chosenLines.includes(id);
   const lineName = (id: string | null) => items.find((item) => item.id === id)?.descripcion;
@@ -80,13 +90,13 @@ ${quote.descuento > 0 ? html`<tr><td>${m.discount}${quote.cupon ? ` (${quote.cup
   const decision = open
     ? html`<section class="card" aria-labelledby="decide"><h2 id="decide">${p.decide}</h2>
 <form method="post" action="${action('approve')}" class="stack">${csrfField}
-<fieldset><legend>${p.linesToApprove}</legend><p class="hint">${p.linesHint}</p>
+<fieldset id="lineas"${fieldErrors.lineas ? html` aria-describedby="lineas-error"` : ''}><legend>${p.linesToApprove}</legend><p class="hint">${p.linesHint}</p>${errorOf('lineas')}
 ${items.map(
   (item) =>
-    html`<label class="check"><input type="checkbox" name="lineas" value="${item.id}"${ticked(item.id) ? ' checked' : ''}><span>${item.descripcion} · ${number(item.cantidad)} × ${money(item.precio_negociado ?? item.precio_unitario)}</span></label>`,
+    html`<label class="check"><input type="checkbox" name="lineas" value="${item.id}"${ticked(item.id) ? ' checked' : ''}${fieldErrors.lineas ? html` aria-invalid="true"` : ''}><span>${item.descripcion} · ${number(item.cantidad)} × ${money(item.precio_negociado ?? item.precio_unitario)}</span></label>`,
 )}</fieldset>
-<div class="field"><label for="nombre">${p.signerName}</label><input type="text" id="nombre" name="nombre" required maxlength="200" autocomplete="name" value="${values.nombre ?? ''}"></div>
-<div class="field"><label for="email">${p.signerEmail}</label><input type="email" id="email" name="email" required maxlength="254" autocomplete="email" value="${values.email ?? ''}"></div>
+<div class="field"><label for="nombre">${p.signerName}</label>${errorOf('nombre')}<input type="text" id="nombre" name="nombre" required maxlength="200" autocomplete="name"${invalid('nombre')} value="${values.nombre ?? ''}"></div>
+<div class="field"><label for="email">${p.signerEmail}</label>${errorOf('email')}<input type="email" id="email" name="email" required maxlength="254" autocomplete="email"${invalid('email')} value="${values.email ?? ''}"></div>
 <p class="hint">${p.acceptanceNote}</p>
 <div class="actions"><button class="primary" type="submit">${p.approveSelected}</button></div>
 </form>
@@ -108,6 +118,8 @@ ${items.map(
   const stepName = (step: (typeof payments.calendario)[number]) =>
     step.tipo === 'anticipo' ? p.deposit : step.tipo === 'cuota' ? p.installment(step.numero) : p.balanceDue;
   const canPromise = quote.status === 'approved' && payments.saldo > 0;
+  // The smallest amount of the currency: the browser refuses what the server would.
+  const cent = String(10 ** -currencyExponent(quote.moneda));
   const plan = html`<section class="card" aria-labelledby="plan"><h2 id="plan">${p.plan}</h2>
 <p>${planText(payments.plan_pagos, lang)}</p>
 <table><thead><tr><th scope="col">${m.description}</th><th scope="col">${p.payBy}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>
@@ -129,8 +141,8 @@ ${
 ${
   canPromise
     ? html`<h3>${p.promiseTitle}</h3><form method="post" action="${action('promise')}" class="stack">${csrfField}
-<div class="field"><label for="fecha_promesa">${p.promiseDate}</label><input type="date" id="fecha_promesa" name="fecha_promesa" required min="${view.today}" value="${values.fecha_promesa ?? ''}"></div>
-<div class="field"><label for="monto">${p.promiseAmount} (${quote.moneda})</label><input type="number" id="monto" name="monto" required min="0" step="any" max="${payments.saldo}" value="${values.monto ?? String(payments.saldo)}"></div>
+<div class="field"><label for="fecha_promesa">${p.promiseDate}</label>${errorOf('fecha_promesa')}<input type="date" id="fecha_promesa" name="fecha_promesa" required min="${view.today}"${invalid('fecha_promesa')} value="${values.fecha_promesa ?? ''}"></div>
+<div class="field"><label for="monto">${p.promiseAmount} (${quote.moneda})</label>${errorOf('monto')}<input type="number" id="monto" name="monto" required min="${cent}" step="${cent}" max="${payments.saldo}"${invalid('monto')} value="${values.monto ?? String(payments.saldo)}"></div>
 <div class="actions"><button class="secondary" type="submit">${p.promiseSubmit}</button></div></form>`
     : ''
 }
@@ -159,15 +171,15 @@ ${
     : html`<p class="hint">${p.noMessages}</p>`
 }
 <form method="post" action="${action('comment')}" class="stack">${csrfField}
-<div class="field"><label for="item_id">${p.about}</label><select id="item_id" name="item_id"><option value="">${p.wholeQuote}</option>${items.map(
+<div class="field"><label for="item_id">${p.about}</label>${errorOf('item_id')}<select id="item_id" name="item_id"${invalid('item_id')}><option value="">${p.wholeQuote}</option>${items.map(
     (item) =>
       html`<option value="${item.id}"${item.id === chosenLine ? ' selected' : ''}>${item.descripcion}</option>`,
   )}</select></div>
-<div class="field"><label for="mensaje">${p.message}</label><textarea id="mensaje" name="mensaje" required maxlength="2000">${values.mensaje ?? ''}</textarea></div>
+<div class="field"><label for="mensaje">${p.message}</label>${errorOf('mensaje')}<textarea id="mensaje" name="mensaje" required maxlength="2000"${invalid('mensaje')}>${values.mensaje ?? ''}</textarea></div>
 ${
   negotiable
     ? html`<fieldset><legend>${p.counteroffer}</legend>
-<div class="field"><label for="tipo_propuesta">${p.counterKind}</label><select id="tipo_propuesta" name="tipo_propuesta">${(
+<div class="field"><label for="tipo_propuesta">${p.counterKind}</label>${errorOf('tipo_propuesta')}<select id="tipo_propuesta" name="tipo_propuesta"${invalid('tipo_propuesta')}>${(
         [
           ['', p.noCounter],
           ['precio_unitario', p.counterPrice],
@@ -178,7 +190,7 @@ ${
         ([value, label]) =>
           html`<option value="${value}"${value === chosenKind ? ' selected' : ''}>${label}</option>`,
       )}</select></div>
-<div class="field"><label for="valor">${p.counterValue}</label><input type="number" id="valor" name="valor" min="0" step="any" value="${values.valor ?? ''}"></div></fieldset>`
+<div class="field"><label for="valor">${p.counterValue}</label>${errorOf('valor')}<input type="number" id="valor" name="valor" min="0" step="any"${invalid('valor')} value="${values.valor ?? ''}"></div></fieldset>`
     : ''
 }
 <div class="actions"><button class="primary" type="submit">${p.send}</button></div>
@@ -195,7 +207,13 @@ ${
       html`<a href="?lang=${l}" lang="${l}" hreflang="${l}"${l === lang ? html` aria-current="page"` : ''}>${l.toUpperCase()}</a>`,
   )}</nav>
 ${view.notice ? html`<p class="status" role="status">${view.notice}</p>` : ''}
-${view.error ? html`<p class="alert" role="alert">${view.error}</p>` : ''}
+${view.error ? html`<p class="alert" role="alert">${view.error}</p>` : ''}${
+  Object.keys(fieldErrors).length > 0
+    ? html`<div class="alert" role="alert"><p>${p.errors.summary}</p><ul>${Object.entries(fieldErrors).map(
+        ([field, message]) => html`<li><a href="#${field}">${message}</a></li>`,
+      )}</ul></div>`
+    : ''
+}
 <div class="meta"><span>${quote.cliente_nombre}</span>${quote.vigencia ? html`<span>${m.validUntil}: ${day(quote.vigencia)}</span>` : ''}${
     quote.terminos_codigo
       ? html`<span>${m.terms}: ${termLabel(quote.terminos_codigo as never, lang)}</span>`

@@ -150,6 +150,15 @@ describe('public quote page', () => {
     const viewed = await events(q.id, 'quote.viewed');
     expect(viewed).toHaveLength(1);
     expect(viewed[0]!.actor).toBe('client');
+    // Resent, it is viewed again when opened, but quote.viewed fired on the first opening only.
+    const resent = await t.call('POST', `/api/v1/cotizaciones/${q.id}`, {
+      key: t.seed.keys.sk_test_write,
+      body: { action: 'resend' },
+    });
+    expect(((await resent.json()) as { data: { status: string } }).data.status).toBe('sent');
+    await open(q.token);
+    expect((await detail(q.id)).status).toBe('viewed');
+    expect(await events(q.id, 'quote.viewed')).toHaveLength(1);
   });
 
   it('does not show drafts or unknown tokens, nor take their forms', async () => {
@@ -257,7 +266,7 @@ describe('approving on the page', () => {
     const other = await quote();
     const cases: [Record<string, string | string[]>, string][] = [
       [{ lineas: lineIds(q), nombre: '', email: 'ana@cliente.example' }, 'Escribe tu nombre'],
-      [{ lineas: lineIds(q), nombre: 'Ana', email: 'no-es-correo' }, 'Escribe tu nombre'],
+      [{ lineas: lineIds(q), nombre: 'Ana', email: 'no-es-correo' }, 'Escribe un correo electrónico válido'],
       [{ ...signer }, 'Marca al menos una línea'],
       [{ lineas: [lineIds(q)[0]!, lineIds(other)[0]!], ...signer }, 'Marca al menos una línea'],
     ];
@@ -295,6 +304,48 @@ describe('approving on the page', () => {
     const comment = await (await send(q.token, 'comment', { mensaje: '' })).text();
     expect(lineIds(q).every((id) => new RegExp(`value="${id}" checked`).test(comment))).toBe(true);
     expect((await detail(q.id)).status).toBe('viewed');
+  });
+
+  it('ties each refusal to its field: aria-invalid, a message beside it, and a summary linking to it', async () => {
+    const q = await quote({ lang: 'de' });
+    const res = await send(q.token, 'approve', { nombre: '', email: 'luis@example' });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    for (const [field, message] of [
+      ['nombre', 'Geben Sie Ihren Namen ein'],
+      ['email', 'Geben Sie eine gültige E-Mail-Adresse ein'],
+    ]) {
+      expect(html).toMatch(
+        new RegExp(
+          `<p class="field-error" id="${field}-error">${message}[^<]*</p><input[^>]*id="${field}"[^>]*aria-invalid="true" aria-describedby="${field}-error"`,
+        ),
+      );
+      expect(html).toMatch(new RegExp(`role="alert">.*<a href="#${field}">${message}`, 's'));
+    }
+    // No line ticked: the group of lines says so, and each box is invalid.
+    expect(html).toMatch(/<fieldset id="lineas" aria-describedby="lineas-error">/);
+    expect(html).toContain('id="lineas-error">Markieren Sie mindestens eine Position');
+    expect(html).toMatch(/name="lineas"[^>]*aria-invalid="true"/);
+    // A field that is fine is not marked.
+    const ok = await (
+      await send(q.token, 'approve', { lineas: lineIds(q), nombre: 'Ana', email: 'x' })
+    ).text();
+    expect(ok).not.toMatch(/id="nombre"[^>]*aria-invalid/);
+    expect(ok).toMatch(/id="email"[^>]*aria-invalid="true"/);
+    expect(ok).not.toMatch(/name="lineas"[^>]*aria-invalid/);
+    // The conversation's fields: the message, the proposed value, the line.
+    const cases: [Record<string, string>, string][] = [
+      [{ mensaje: ' ' }, 'mensaje'],
+      [{ mensaje: 'Preis', tipo_propuesta: 'precio_unitario', valor: '' }, 'valor'],
+      [{ mensaje: 'Preis', tipo_propuesta: 'precio_unitario', valor: '5' }, 'item_id'],
+    ];
+    for (const [fields, field] of cases) {
+      const text = await (await send(q.token, 'comment', fields)).text();
+      expect(text).toMatch(
+        new RegExp(`id="${field}"[^>]*aria-invalid="true" aria-describedby="${field}-error"`),
+      );
+      expect(text).toContain(`<p class="field-error" id="${field}-error">`);
+    }
   });
 
   it('prints the electronic acceptance and the declined lines on the PDF of the approved quote', async () => {
@@ -419,7 +470,7 @@ describe('rejecting, talking and promising on the page', () => {
       [{ mensaje: 'a\u0007b' }, 'Escribe un mensaje de 1 a 2000'],
       [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: '0' }, 'mayor que cero'],
       [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: 'abc' }, 'mayor que cero'],
-      [{ mensaje: 'precio', tipo_propuesta: 'descuento', valor: '5' }, 'mayor que cero'],
+      [{ mensaje: 'precio', tipo_propuesta: 'descuento', valor: '5' }, 'No pudimos registrarlo'],
       [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: '100' }, 'elige la línea'],
       [
         { mensaje: 'total', item_id: lineIds(q)[0]!, tipo_propuesta: 'total', valor: '100' },
@@ -477,19 +528,30 @@ describe('rejecting, talking and promising on the page', () => {
     expect(created!.actor).toBe('client');
 
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    for (const fields of [
-      { fecha_promesa: yesterday, monto: '10' },
-      { fecha_promesa: fecha, monto: String(after.saldo + 1) },
-      { fecha_promesa: 'mañana', monto: '10' },
-      { fecha_promesa: fecha, monto: '-5' },
+    // Each refusal names its own field, with its own message.
+    const date = ['fecha_promesa', 'Elige una fecha de hoy en adelante.'] as const;
+    const refusals: [Record<string, string>, string, string][] = [
+      [{ fecha_promesa: yesterday, monto: '10' }, ...date],
+      [{ fecha_promesa: fecha, monto: String(after.saldo + 1) }, 'monto', 'no puede ser mayor que el saldo'],
+      [{ fecha_promesa: 'mañana', monto: '10' }, ...date],
+      [{ fecha_promesa: fecha, monto: '-5' }, 'monto', 'Escribe un importe mayor que cero.'],
+      [{ fecha_promesa: fecha, monto: '0' }, 'monto', 'Escribe un importe mayor que cero.'],
+      [{ fecha_promesa: fecha, monto: '100.555' }, 'monto', 'con 2 decimales como máximo'],
       // Days that are not on the calendar: no 500 from the database.
-      { fecha_promesa: `${Number(fecha.slice(0, 4)) + 1}-02-30`, monto: '10' },
-      { fecha_promesa: '0000-01-01', monto: '10' },
-    ]) {
+      [{ fecha_promesa: `${Number(fecha.slice(0, 4)) + 1}-02-30`, monto: '10' }, ...date],
+      [{ fecha_promesa: '0000-01-01', monto: '10' }, ...date],
+    ];
+    for (const [fields, field, message] of refusals) {
       const res = await send(q.token, 'promise', fields);
       expect(res.status).toBe(400);
-      expect(await res.text()).toContain('Elige una fecha de hoy en adelante');
+      const text = await res.text();
+      expect(text).toMatch(new RegExp(`<p class="field-error" id="${field}-error">[^<]*${message}`));
+      expect(text).toMatch(
+        new RegExp(`id="${field}"[^>]*aria-invalid="true" aria-describedby="${field}-error"`),
+      );
     }
+    // The browser refuses what the server would: amounts above zero, in cents.
+    expect((await open(q.token)).html).toMatch(/id="monto"[^>]*min="0.01" step="0.01"/);
     expect((await detail(q.id)).promesas).toHaveLength(1);
   });
 });

@@ -1,3 +1,4 @@
+import { currencyExponent, fromMinor, toMinor } from '@svc/core';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
@@ -15,7 +16,7 @@ import { findQuoteByToken, findQuoteItems, type QuoteRow } from '../repositories
 import { dayExists, emailAddress } from '../schemas/requests.js';
 import { approveOnPage, commentOnPage, promiseOnPage, rejectOnPage } from '../services/client-decisions.js';
 import { findOrg } from '../services/orgs.js';
-import { isoDay, paymentFields } from '../services/payments.js';
+import { balanceOf, isoDay, paymentFields } from '../services/payments.js';
 import { findPublicQuote, markViewed } from '../services/quote-actions.js';
 import { cleanMessage } from '../services/quote-conversation.js';
 import type { AppDeps, AppEnv } from '../types.js';
@@ -48,10 +49,23 @@ type PageForm = (typeof FORMS)[number];
 const PROPOSALS = ['precio_unitario', 'cantidad', 'total'] as const;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A form the page refuses, with the localized reason and what was typed (given back). */
+/** The fields of the page's forms that an error can name (their element ids on the page). */
+export type PageField =
+  | 'lineas'
+  | 'nombre'
+  | 'email'
+  | 'mensaje'
+  | 'tipo_propuesta'
+  | 'valor'
+  | 'item_id'
+  | 'fecha_promesa'
+  | 'monto';
+export type FieldErrors = Partial<Record<PageField, string>>;
+
+/** A form the page refuses, with a localized message for each field to correct. */
 class FormRefusal extends Error {
-  constructor(readonly reason: keyof QuotePageMessages['errors']) {
-    super(reason);
+  constructor(readonly fields: FieldErrors) {
+    super(Object.keys(fields).join(', '));
   }
 }
 
@@ -88,6 +102,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
     extra: {
       notice?: string;
       error?: string;
+      fieldErrors?: FieldErrors;
       values?: Record<string, string>;
       chosenLines?: string[];
       headers?: Record<string, string>;
@@ -121,14 +136,23 @@ export function publicQuoteRoutes(deps: AppDeps) {
   };
 
   /** Reads the form, checks what the page can check itself, and runs it. */
-  const runForm = async (c: Context<AppEnv>, quote: QuoteRow, name: PageForm, form: FormBody) => {
+  const runForm = async (
+    c: Context<AppEnv>,
+    quote: QuoteRow,
+    name: PageForm,
+    form: FormBody,
+    p: QuotePageMessages,
+  ) => {
     const token = quote.token;
     if (name === 'approve') {
       const lineas = [form.lineas].flat().filter((id): id is string => typeof id === 'string');
-      if (lineas.length === 0) throw new FormRefusal('lineas');
       const nombre = text(form, 'nombre').trim();
       const email = v.safeParse(emailAddress, text(form, 'email'));
-      if (!nombre || nombre.length > 200 || !email.success) throw new FormRefusal('signer');
+      const fields: FieldErrors = {};
+      if (lineas.length === 0) fields.lineas = p.errors.lineas;
+      if (!nombre || nombre.length > 200) fields.nombre = p.errors.nombre;
+      if (!email.success) fields.email = p.errors.email;
+      if (!email.success || Object.keys(fields).length > 0) throw new FormRefusal(fields);
       await approveOnPage(deps, token, lineas, {
         nombre,
         email: email.output,
@@ -142,7 +166,8 @@ export function publicQuoteRoutes(deps: AppDeps) {
       let propuesta: Proposal | null = null;
       if (kind) {
         const value = positiveNumber(text(form, 'valor'));
-        if (!PROPOSALS.includes(kind) || value === undefined) throw new FormRefusal('propuesta');
+        if (!PROPOSALS.includes(kind)) throw new FormRefusal({ tipo_propuesta: p.errors.other });
+        if (value === undefined) throw new FormRefusal({ valor: p.errors.propuesta });
         propuesta = { [kind]: value };
       }
       await commentOnPage(deps, token, {
@@ -153,21 +178,39 @@ export function publicQuoteRoutes(deps: AppDeps) {
     } else {
       const fecha = text(form, 'fecha_promesa');
       const monto = positiveNumber(text(form, 'monto'));
-      if (!ISO_DATE.test(fecha) || !dayExists(fecha) || monto === undefined) {
-        throw new FormRefusal('promise');
-      }
+      const fields: FieldErrors = {};
+      if (!ISO_DATE.test(fecha) || !dayExists(fecha) || fecha < isoDay(deps.now()))
+        fields.fecha_promesa = p.errors.promiseDate;
+      const balance = balanceOf(quote);
+      if (monto === undefined) fields.monto = p.errors.promiseAmount;
+      else if (fromMinor(toMinor(monto, quote.moneda), quote.moneda) !== monto)
+        fields.monto = p.errors.promiseDecimals(currencyExponent(quote.moneda));
+      else if (quote.status === 'approved' && balance > 0 && monto > balance)
+        fields.monto = p.errors.promiseOverBalance;
+      if (monto === undefined || Object.keys(fields).length > 0) throw new FormRefusal(fields);
       await promiseOnPage(deps, token, { fecha_promesa: fecha, monto });
     }
   };
 
-  /** Which localized reason a refusal of the services shows, by the field it names. */
-  const reasonOf = (name: PageForm, error: ApiError): keyof QuotePageMessages['errors'] => {
-    if (error.status === 409) return 'notAllowed';
-    if (name === 'promise') return 'promise';
-    const field = error.extra.field;
-    return field === 'lineas' || field === 'mensaje' || field === 'propuesta' || field === 'item_id'
-      ? field
-      : 'other';
+  /**
+   * The fields a refusal of the services names, with their localized messages (by the error's
+   * `field`, or the field its message starts with); undefined when it names none of the page's.
+   */
+  const fieldsOf = (error: ApiError, quote: QuoteRow, p: QuotePageMessages): FieldErrors | undefined => {
+    const field = String(error.extra.field ?? error.message.split(/[:.]/)[0]);
+    if (field === 'lineas') return { lineas: p.errors.lineas };
+    if (field === 'mensaje') return { mensaje: p.errors.mensaje };
+    if (field === 'propuesta') return { valor: p.errors.propuesta };
+    if (field === 'item_id') return { item_id: p.errors.item_id };
+    if (field === 'fecha_promesa') return { fecha_promesa: p.errors.promiseDate };
+    if (field === 'monto') {
+      if (error.message.includes('decimals'))
+        return { monto: p.errors.promiseDecimals(currencyExponent(quote.moneda)) };
+      return {
+        monto: error.message.includes('balance') ? p.errors.promiseOverBalance : p.errors.promiseAmount,
+      };
+    }
+    return undefined;
   };
 
   return (
@@ -251,16 +294,18 @@ export function publicQuoteRoutes(deps: AppDeps) {
             });
           }
           try {
-            await runForm(c, quote, name, form);
+            await runForm(c, quote, name, form, p);
           } catch (error) {
             if (error instanceof FormRefusal)
-              return render(c, quote, 400, { error: p.errors[error.reason], values, chosenLines });
+              return render(c, quote, 400, { fieldErrors: error.fields, values, chosenLines });
             if (!(error instanceof ApiError)) throw error;
             if (error.status === 404) return notFound(c);
             const current = (await publicQuote(quote.token)) ?? quote;
-            const reason = reasonOf(name, error);
-            return render(c, current, reason === 'notAllowed' ? 409 : 400, {
-              error: p.errors[reason],
+            if (error.status === 409)
+              return render(c, current, 409, { error: p.errors.notAllowed, values, chosenLines });
+            const fieldErrors = fieldsOf(error, current, p);
+            return render(c, current, 400, {
+              ...(fieldErrors ? { fieldErrors } : { error: p.errors.other }),
               values,
               chosenLines,
             });

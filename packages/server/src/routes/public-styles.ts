@@ -31,6 +31,7 @@ textarea{min-height:96px;resize:vertical}fieldset{border:1px solid #e5e7eb;borde
 ol.messages{list-style:none;padding:0;margin:0;display:grid;gap:10px}ol.messages li{border-left:4px solid #d1d5db;padding:6px 10px;background:#f9fafb;border-radius:0 8px 8px 0}
 ol.messages li.vendedor{border-left-color:var(--brand,#1f7a4d)}.who{font-weight:600}.when{color:#4d5560;font-size:.85rem}.text{white-space:pre-line;margin:4px 0 0;overflow-wrap:anywhere}
 .accepted{color:#4d5560;font-size:.9rem;margin-top:12px}
+.field-error{color:#8a1c1c;font-weight:600;margin:0}[aria-invalid=true]:not([type=checkbox]){border:2px solid #b42318}.alert p{margin:0}.alert ul{margin:4px 0 0;padding-left:20px}.alert a{color:#8a1c1c}
 @media (max-width:560px){thead{display:none}tr.line{display:grid;grid-template-columns:1fr auto;gap:2px 8px;padding:10px 0;border-bottom:1px solid #e5e7eb}
 tr.line td{border:0;padding:0}tr.line td.d{grid-column:1/3;font-weight:600}tr.line td.q{text-align:left;color:#4d5560}tr.line td.p{display:none}.each{display:inline}}`;
 
