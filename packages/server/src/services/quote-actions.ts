@@ -272,6 +272,8 @@ export async function runTestHelper(
     if (!from.includes(current.status)) throw wrongState(current, action, from);
     const to: QuoteStatus = action === 'open' ? 'viewed' : 'expired';
     const moved = await updateQuote(tx, current.id, { status: to });
+    // As a real opening: the first one fires quote.viewed, one after a resend does not.
+    if (action === 'open' && (await viewedBefore(tx, current.id))) return moved;
     await insertEvent(tx, {
       orgId: auth.org.id,
       mode: auth.key.mode,
@@ -352,8 +354,10 @@ export async function findPublicQuote(db: Queryable, token: string) {
 }
 
 /**
- * The first opening of a sent quote on its public link marks it viewed (`quote.viewed`, actor
- * `client`); any later opening changes nothing. Returns the quote after the move.
+ * Opening a sent quote on its public link marks it viewed; any later opening changes nothing.
+ * `quote.viewed` (actor `client`) fires the first time the client opens it, as the spec's catalog
+ * says: after a resend the quote is `viewed` again when opened, without a second event. Returns
+ * the quote after the move.
  */
 export async function markViewed(db: Database, token: string, now: Date): Promise<QuoteRow | undefined> {
   return db.transaction(async (tx) => {
@@ -361,6 +365,7 @@ export async function markViewed(db: Database, token: string, now: Date): Promis
     const quote = found && (await expireIfDue(tx, found, now));
     if (quote?.status !== 'sent') return quote;
     const moved = await updateQuote(tx, quote.id, { status: 'viewed' });
+    if (await viewedBefore(tx, quote.id)) return moved;
     await insertEvent(tx, {
       orgId: quote.org_id,
       mode: quote.mode,
@@ -372,4 +377,12 @@ export async function markViewed(db: Database, token: string, now: Date): Promis
     });
     return moved;
   });
+}
+
+/** Whether the client opened this quote before (its `quote.viewed` is in the history). */
+async function viewedBefore(tx: Queryable, quoteId: string): Promise<boolean> {
+  const rows = await tx.query("SELECT 1 FROM events WHERE object_id = $1 AND type = 'quote.viewed' LIMIT 1", [
+    quoteId,
+  ]);
+  return rows.length > 0;
 }
