@@ -151,6 +151,14 @@ describe('approvals through the API', () => {
     expect(approved!.data).toMatchObject({ parcial: false, status: 'approved' });
     expect((await detail(q.id)).items.every((item: Json) => item.declinada === false)).toBe(true);
   });
+
+  it('reject without a reason: quote.rejected carries motivo_rechazo null, as the page gives it', async () => {
+    const q = await sentQuote();
+    expect((await action(q.id, { action: 'reject' })).status).toBe(200);
+    const res = await t.call('GET', `/api/v1/events?object_id=${q.id}&type=quote.rejected`, { key: sk });
+    const [rejected] = ((await res.json()) as Json).data as Json[];
+    expect(rejected!.data).toMatchObject({ motivo_rechazo: null, status: 'rejected' });
+  });
 });
 
 describe('the seller page', () => {

@@ -111,8 +111,11 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
         current.id,
         action === 'mark_paid' ? { status: move.to, pagado: current.total } : { status: move.to },
       );
-      // An approval through the API takes the whole quote; the client's page may take part of it.
-      await event(move.event, moved, action === 'approve' ? { parcial: false } : {});
+      // An approval through the API takes the whole quote, and a rejection gives no reason; the
+      // client's page may take part of it, or give one: the events keep one shape either way.
+      const extra =
+        action === 'approve' ? { parcial: false } : action === 'reject' ? { motivo_rechazo: null } : {};
+      await event(move.event, moved, extra);
       // Paid in full outside the service: the promises still pending are kept.
       if (action === 'mark_paid')
         await promiseEvents(tx, 'promise.kept', await keepAllPromises(tx, current.id), actor);
