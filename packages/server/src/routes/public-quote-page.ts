@@ -26,6 +26,8 @@ export interface QuotePageView {
   error?: string | undefined;
   /** Why a form was refused, field by field: each message is shown and announced by its field. */
   fieldErrors?: FieldErrors | undefined;
+  /** Whether the state line announces the decision just made (role=status), after its form. */
+  announceDecision?: boolean | undefined;
   /** What the client typed, given back after a refusal so nothing is lost. */
   values?: Record<string, string> | undefined;
   /** The lines ticked in a refused approval, kept as the client left them (all, by default). */
@@ -105,7 +107,7 @@ ${items.map(
 <div class="field"><label for="motivo">${p.rejectReason}</label><textarea id="motivo" name="motivo" maxlength="2000">${values.motivo ?? ''}</textarea></div>
 <div class="actions"><button class="secondary" type="submit">${m.reject}</button></div>
 </form></section>`
-    : html`<p class="status">${statusText[quote.status] ?? m.decided}</p>${
+    : html`<p class="status"${view.announceDecision ? html` role="status"` : ''}>${statusText[quote.status] ?? m.decided}</p>${
         quote.aceptacion
           ? html`<p class="accepted">${p.acceptedBy(quote.aceptacion.nombre, quote.aceptacion.email, moment(quote.aceptacion.fecha))}</p>`
           : ''

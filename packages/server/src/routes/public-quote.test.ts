@@ -254,6 +254,10 @@ describe('approving on the page', () => {
     const { html } = await open(q.token);
     expect(html).toMatch(/Monitor 27&quot; 4K<span class="tag">No aprobada<\/span>/);
     expect(html).toContain('Aprobaste parte de esta cotización');
+    // After the form the decision is said once, as it is: partly approved.
+    const after303 = (await open(q.token, '?hecho=approve')).html;
+    expect(after303.match(/Aprobaste/g)).toHaveLength(1);
+    expect(after303).toContain('role="status">Aprobaste parte de esta cotización');
     // What gets invoiced is what was approved.
     const invoiced = await api('POST', `/cotizaciones/${q.id}`, { action: 'invoice' });
     const invoice = await api('GET', `/facturas/${invoiced.factura.id}`);
@@ -375,6 +379,9 @@ describe('rejecting, talking and promising on the page', () => {
       actor: 'client',
       data: { motivo_rechazo: 'Encontramos otro proveedor' },
     });
+    const { html } = await open(q.token, '?lang=fr&hecho=reject');
+    expect(html.match(/Vous avez refusé ce devis/g)).toHaveLength(1);
+    expect(html).toContain('role="status">Vous avez refusé ce devis.');
     const plain = await quote();
     expect((await send(plain.token, 'reject', { motivo: '' })).status).toBe(303);
     expect((await detail(plain.id)).motivo_rechazo).toBeNull();

@@ -105,6 +105,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
       fieldErrors?: FieldErrors;
       values?: Record<string, string>;
       chosenLines?: string[];
+      announceDecision?: boolean;
       headers?: Record<string, string>;
     } = {},
   ) => {
@@ -230,13 +231,14 @@ export function publicQuoteRoutes(deps: AppDeps) {
           quote = (await markViewed(deps.db, quote.token, deps.now())) ?? quote;
         const done = c.req.query('hecho');
         const p = QUOTE_PAGE_MESSAGES[langOf(c, quote)];
-        // The notice after a form; a decision's only while the quote shows it (a crafted link
-        // cannot make an open quote say "you approved").
+        // The notice after a form. A decision is announced by the quote's own state line (once,
+        // and saying whether all or part was approved), and only while the quote shows it: a
+        // crafted link cannot make an open quote say "you approved".
         const shown = FORMS.includes(done as PageForm) ? (done as PageForm) : undefined;
         const decided = { approve: 'approved', reject: 'rejected' } as Partial<Record<PageForm, string>>;
-        const notice =
-          shown && (!decided[shown] || decided[shown] === quote.status) ? p.done[shown] : undefined;
-        return render(c, quote, 200, { notice });
+        const notice = shown && !decided[shown] ? p.done[shown] : undefined;
+        const announceDecision = shown !== undefined && decided[shown] === quote.status;
+        return render(c, quote, 200, { notice, announceDecision });
       })
       .get('/q/:token/pdf', async (c) => {
         const quote = await publicQuote(c.req.param('token'));
