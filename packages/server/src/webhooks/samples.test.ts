@@ -38,4 +38,25 @@ describe('sampleEventData', () => {
     ]);
     expect(keys('ping')).toEqual(['mensaje']);
   });
+
+  it('carries what the catalog adds for some events, and the fields of payment movements', () => {
+    const extra = (type: string) => keys(type).filter((key) => !QUOTE_EVENT_FIELDS.includes(key as never));
+    expect(extra('quote.approval_requested')).toEqual(['motivo']);
+    expect(extra('quote.approval_decided')).toEqual(['decision']);
+    expect(extra('quote.comment_added')).toEqual(['autor', 'item_id', 'mensaje']);
+    expect(extra('quote.approved')).toEqual(['parcial']);
+    expect(extra('quote.rejected')).toEqual(['motivo_rechazo']);
+    const movement = ['id', 'moneda', 'monto', 'referencia'];
+    expect(keys('dispute.closed')).toEqual([...movement, 'estado', 'fecha_limite', 'motivo'].sort());
+    expect(sampleEventData('dispute.closed', org).estado).toBe('won');
+    expect(keys('refund.failed')).toEqual([...movement, 'motivo', 'motivo_falla'].sort());
+    expect(keys('refund.succeeded')).toEqual([...movement, 'motivo'].sort());
+    expect(keys('payout.failed')).toEqual([...movement, 'llegada', 'motivo_falla'].sort());
+    expect(keys('account.updated')).toEqual([
+      'motivo_bloqueo',
+      'pendientes',
+      'puede_cobrar',
+      'puede_depositar',
+    ]);
+  });
 });

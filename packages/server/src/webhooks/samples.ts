@@ -8,8 +8,8 @@ const SAMPLE_QUOTE = { folio: 'COT-000000', cliente: 'Cliente de ejemplo', total
  * The data of a sample event fired by `POST /test_helpers/webhooks`: the shape of its family
  * (the spec's "Shape of data"), with made-up values and ids that name no record, so a receiver
  * can test its parsing on the real shape. Its `link_publico`, which events never store, is added
- * at delivery by {@link sampleLink}, pointing at no quote or invoice. Families
- * the service has no record for (disputes, refunds, payouts, the account) get `{ sample, type }`.
+ * at delivery by {@link sampleLink}, pointing at no quote or invoice. Disputes, refunds, payouts
+ * and the account, which the service has no records of, get the fields the catalog gives them.
  */
 export function sampleEventData(type: string, org: Org): Record<string, unknown> {
   const id = randomUUID();
@@ -25,16 +25,7 @@ export function sampleEventData(type: string, org: Org): Record<string, unknown>
       cliente: SAMPLE_QUOTE.cliente,
       cliente_id: randomUUID(),
     };
-    return type === 'payment.partial'
-      ? {
-          ...quote,
-          tipo: 'anticipo',
-          monto: 580,
-          numero_cuota: null,
-          saldo_pendiente: 580,
-          payment_method: 'transferencia',
-        }
-      : quote;
+    return { ...quote, ...(QUOTE_EXTRAS[type] ?? {}) };
   }
   if (family === 'invoice') {
     const mexican = org.country === 'MX';
@@ -105,7 +96,50 @@ export function sampleEventData(type: string, org: Org): Record<string, unknown>
       estado,
     };
   }
+  const movement = MOVEMENTS[type];
+  if (movement) {
+    const outcome = type.endsWith('.failed') ? { motivo_falla: 'Fondos insuficientes (ejemplo)' } : {};
+    return { id, referencia: `ejemplo_${id.slice(0, 8)}`, moneda: org.currency, ...movement, ...outcome };
+  }
+  if (type === 'account.updated') {
+    return {
+      puede_cobrar: true,
+      puede_depositar: false,
+      pendientes: ['cuenta_bancaria'],
+      motivo_bloqueo: null,
+    };
+  }
   return { sample: true, type };
+}
+
+/** What the catalog adds to the quote family's data for some events. */
+const QUOTE_EXTRAS: Record<string, Record<string, unknown>> = {
+  'quote.approved': { parcial: false },
+  'quote.rejected': { motivo_rechazo: null },
+  'quote.approval_requested': { motivo: 'Descuento mayor al umbral de aprobación (ejemplo)' },
+  'quote.approval_decided': { decision: 'approved' },
+  'quote.comment_added': { autor: 'cliente', mensaje: '¿Pueden entregar el lunes? (ejemplo)', item_id: null },
+  'payment.partial': {
+    tipo: 'anticipo',
+    monto: 580,
+    numero_cuota: null,
+    saldo_pendiente: 580,
+    payment_method: 'transferencia',
+  },
+};
+
+/** The catalog's fields of disputes, refunds and payouts (besides id, referencia and moneda). */
+const MOVEMENTS: Record<string, Record<string, unknown>> = {
+  'dispute.created': { monto: 580, motivo: 'fraudulent', fecha_limite: inDays(14), estado: 'needs_response' },
+  'dispute.closed': { monto: 580, motivo: 'fraudulent', fecha_limite: inDays(14), estado: 'won' },
+  'refund.succeeded': { monto: 580, motivo: 'requested_by_customer' },
+  'refund.failed': { monto: 580, motivo: 'requested_by_customer' },
+  'payout.paid': { monto: 580, llegada: inDays(2) },
+  'payout.failed': { monto: 580, llegada: inDays(2) },
+};
+
+function inDays(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** The `link_publico` of a sample's delivery: a quote's or an invoice's shape, naming none. */
