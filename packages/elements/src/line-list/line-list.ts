@@ -1,4 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
+import { readNumber } from '../internal/decimal.js';
 import type { View } from '../internal/view.js';
 
 /** A line of the basket. */
@@ -14,28 +15,52 @@ export interface QuoteLine {
   fraccionable?: boolean;
 }
 
-/** A line as the form keeps it: with a stable key, and whether it just arrived. */
+/** A line as the form keeps it: with a stable key, whether it just arrived, and its quantity's error. */
 export interface BasketLine extends QuoteLine {
   key: number;
   fresh?: boolean;
+  /** What is wrong with the quantity as typed (or as the service refused it). */
+  error?: string | undefined;
 }
 
 /** What the line list does when the person acts on it. */
 export interface LineListActions {
   quantity(key: number, cantidad: number): void;
+  /** The quantity typed is not one the line takes: `error` says why. */
+  invalid(key: number, error: string): void;
   remove(key: number): void;
 }
 
+/** The locale's decimal separator. */
+export const decimalMark = (view: View): string => view.number(1.5)[1]!;
+
 /**
- * A quantity as the unit allows it: whole units, or up to 3 decimals for divisible ones; null
- * when it is not a positive number.
+ * The quantities a line takes: from one unit (a thousandth of a divisible one) up to what keeps
+ * its amount within the service's limit of 10,000,000,000 a line (`MAX_LINE_AMOUNT` in @svc/core).
  */
-export function cleanQuantity(raw: string, fraccionable: boolean | undefined): number | null {
-  const value = Number(raw.replace(',', '.'));
-  if (!Number.isFinite(value) || value <= 0 || raw.trim() === '') return null;
-  const clean = fraccionable ? Math.round(value * 1000) / 1000 : Math.round(value);
-  return clean > 0 ? clean : null;
+export function quantityLimits(line: QuoteLine): [min: number, max: number] {
+  const k = line.fraccionable ? 1000 : 1;
+  return [1 / k, Math.min(1e9, Math.floor((1e10 / line.precio_unitario) * k) / k)];
 }
+
+/**
+ * A typed quantity as the line takes it (whole units, or up to 3 decimals for divisible ones,
+ * within {@link quantityLimits}); null when it does not qualify.
+ */
+export const cleanQuantity = (view: View, raw: string, line: QuoteLine): number | null =>
+  readNumber(raw, decimalMark(view), ...quantityLimits(line), !line.fraccionable);
+
+/** Why a quantity does not qualify, in the form's language: the range it must be in. */
+export function quantityError(view: View, line: QuoteLine): string {
+  const [min, max] = quantityLimits(line);
+  return view.say(line.fraccionable ? view.t.numberRange : view.t.wholeRange, {
+    min: view.number(min),
+    max: view.number(max),
+  });
+}
+
+/** A number as typed back into an input: the locale's decimal mark, no grouping. */
+const plain = (view: View, value: number) => String(value).replace('.', decimalMark(view));
 
 /**
  * The lines of the basket: name, read-only unit price, quantity, amount and a remove button.
@@ -62,15 +87,20 @@ export function lineList(
               </div>
               <input
                 class="qty"
-                type="number"
+                id="svc-q-${line.key}"
                 inputmode=${line.fraccionable ? 'decimal' : 'numeric'}
-                min=${line.fraccionable ? '0.001' : '1'}
-                step=${line.fraccionable ? 'any' : '1'}
+                autocomplete="off"
                 aria-label="${t.quantity}: ${line.descripcion}"
-                .value=${String(line.cantidad)}
+                aria-invalid=${line.error ? 'true' : 'false'}
+                aria-describedby=${line.error ? `svc-qe-${line.key}` : nothing}
+                .value=${plain(view, line.cantidad)}
                 @input=${(e: Event) => {
-                  const value = cleanQuantity((e.target as HTMLInputElement).value, line.fraccionable);
-                  if (value !== null && value !== line.cantidad) act.quantity(line.key, value);
+                  // Taken while typing only when it reads back the same ("2,5", not "1.5" in German,
+                  // which becomes "1,5" on change): the input's text is never rewritten under the caret.
+                  const raw = (e.target as HTMLInputElement).value.trim();
+                  const value = cleanQuantity(view, raw, line);
+                  if (value !== null && plain(view, value) === raw && (value !== line.cantidad || line.error))
+                    act.quantity(line.key, value);
                 }}
                 @keydown=${(e: KeyboardEvent) => {
                   // Enter takes the quantity; it does not send the quote.
@@ -80,11 +110,11 @@ export function lineList(
                 }}
                 @change=${(e: Event) => {
                   const input = e.target as HTMLInputElement;
-                  const value = cleanQuantity(input.value, line.fraccionable);
-                  if (value === null) input.value = String(line.cantidad);
+                  const value = cleanQuantity(view, input.value, line);
+                  if (value === null) act.invalid(line.key, quantityError(view, line));
                   else {
-                    input.value = String(value);
-                    if (value !== line.cantidad) act.quantity(line.key, value);
+                    input.value = plain(view, value);
+                    if (value !== line.cantidad || line.error) act.quantity(line.key, value);
                   }
                 }}
               />
@@ -92,6 +122,7 @@ export function lineList(
               <button type="button" class="link" aria-label="${t.remove}: ${line.descripcion}" @click=${() => act.remove(line.key)}>
                 ${t.remove}
               </button>
+              ${line.error ? html`<span class="error-text" id="svc-qe-${line.key}">${line.error}</span>` : nothing}
             </li>`,
           )}
         </ul>`
@@ -100,18 +131,28 @@ export function lineList(
   </section>`;
 }
 
-/** The "custom item" disclosure: a free-text line with its own price (when the merchant allows). */
-export function customLine(view: View, add: (line: QuoteLine) => void): TemplateResult {
+/**
+ * The "custom item" disclosure: a free-text line with its own price (when the merchant allows).
+ * `error` is what is wrong with the price typed; `act.invalid` is told when a price does not qualify.
+ */
+export function customLine(
+  view: View,
+  error: string | undefined,
+  act: { add(line: QuoteLine): void; invalid(error: string): void },
+): TemplateResult {
   const { t } = view;
   /** Adds the row's line, or puts the focus on what it still needs. */
   const addFrom = (row: Element) => {
     const [desc, price] = row.querySelectorAll('input');
-    const value = Number(price!.value);
-    if (!desc!.value.trim() || price!.value === '' || !Number.isFinite(value) || value < 0) {
+    // From 0 to the most one line may amount to, to the cent.
+    const value = readNumber(price!.value, decimalMark(view), 0, 1e10, false, 2);
+    if (!desc!.value.trim() || value === null) {
+      if (price!.value.trim() && value === null)
+        act.invalid(view.say(t.numberRange, { min: view.number(0), max: view.number(1e10) }));
       (desc!.value.trim() ? price : desc)!.focus();
       return;
     }
-    add({ descripcion: desc!.value.trim(), cantidad: 1, precio_unitario: value, fraccionable: true });
+    act.add({ descripcion: desc!.value.trim(), cantidad: 1, precio_unitario: value, fraccionable: true });
     desc!.value = '';
     price!.value = '';
     desc!.focus();
@@ -125,8 +166,11 @@ export function customLine(view: View, add: (line: QuoteLine) => void): Template
       addFrom(e.currentTarget as Element);
     }}>
       <div class="field grow"><label for="svc-custom-desc">${t.customDescription}</label><input id="svc-custom-desc" maxlength="500" /></div>
-      <div class="field price"><label for="svc-custom-price">${t.customPrice}</label><input id="svc-custom-price" type="number" min="0" step="0.01" inputmode="decimal" /></div>
+      <div class="field price"><label for="svc-custom-price">${t.customPrice}</label><input id="svc-custom-price" inputmode="decimal" autocomplete="off"
+        aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? 'svc-custom-error' : nothing}
+        @input=${() => error && act.invalid('')} /></div>
       <button type="button" @click=${(e: Event) => addFrom((e.target as HTMLElement).closest('.row')!)}>${t.add}</button>
     </div>
+    ${error ? html`<p class="error-text" id="svc-custom-error">${error}</p>` : nothing}
   </details>`;
 }

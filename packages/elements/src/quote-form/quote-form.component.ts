@@ -441,7 +441,9 @@ export class SvcQuoteForm extends LitElement {
   #addLine(line: QuoteLine, fresh = false): void {
     const same = line.producto_id ? this.lines.find((l) => l.producto_id === line.producto_id) : undefined;
     this.lines = same
-      ? this.lines.map((l) => (l === same ? { ...l, cantidad: l.cantidad + line.cantidad, fresh } : l))
+      ? this.lines.map((l) =>
+          l === same ? { ...l, cantidad: l.cantidad + line.cantidad, fresh, error: undefined } : l,
+        )
       : [...this.lines, { ...line, key: ++keys, fresh }];
     this.#changed();
   }
@@ -575,12 +577,21 @@ export class SvcQuoteForm extends LitElement {
     if (this.lines.length === 0) errors.lines = t.needLines;
     this.errors = errors;
     this.notice = undefined;
-    const invalid = Object.keys(errors);
+    // A quantity typed wrong is not what the basket holds: the line's field comes first.
+    const line = this.lines.find((l) => l.error);
+    const invalid = line ? [`svc-q-${line.key}`] : Object.keys(errors);
     if (invalid.length > 0) {
       await this.updateComplete;
-      const first = invalid[0] === 'lines' ? '#svc-lines-empty' : `[name="${invalid[0]}"]`;
+      const first = line
+        ? `#${invalid[0]}`
+        : invalid[0] === 'lines'
+          ? '#svc-lines-empty'
+          : `[name="${invalid[0]}"]`;
       this.renderRoot.querySelector<HTMLElement>(first)?.focus();
-      const refusal = new SvcApiError('invalid_request', `${invalid[0]}: ${errors[invalid[0]!]}`);
+      const refusal = new SvcApiError(
+        'invalid_request',
+        `${invalid[0]}: ${line?.error ?? errors[invalid[0]!]}`,
+      );
       this.#emitError(refusal);
       throw refusal;
     }
@@ -737,12 +748,26 @@ export class SvcQuoteForm extends LitElement {
           .formatPrice=${(p: PickerProduct) => view.money(this.#price(p) ?? p.precio_lista)}
           @svc-pick=${(e: CustomEvent<ElementsConfig['catalog'][number]>) => this.#pick(e.detail)}
         ></svc-product-picker>
-        ${config.features.custom_items ? customLine(view, (line) => this.#addLine(line)) : nothing}
+        ${
+          config.features.custom_items
+            ? customLine(view, this.errors.price, {
+                add: (line) => this.#addLine(line),
+                invalid: (error) => {
+                  this.errors = { ...this.errors, price: error };
+                },
+              })
+            : nothing
+        }
       </div>
       ${lineList(view, this.lines, this.errors.lines, {
         quantity: (key, cantidad) => {
-          this.lines = this.lines.map((l) => (l.key === key ? { ...l, cantidad, fresh: false } : l));
+          this.lines = this.lines.map((l) =>
+            l.key === key ? { ...l, cantidad, fresh: false, error: undefined } : l,
+          );
           this.#changed();
+        },
+        invalid: (key, error) => {
+          this.lines = this.lines.map((l) => (l.key === key ? { ...l, error } : l));
         },
         remove: (key) => {
           const index = this.lines.findIndex((l) => l.key === key);

@@ -144,7 +144,7 @@ describe('<svc-quote-form>', () => {
       assert.include(totalsText(form), 'MX$7,800.00');
       assert.include(totalsText(form), 'MX$9,048.00');
       const qty = $<HTMLInputElement>(form, '.line input')!;
-      assert.equal(qty.step, '1', 'whole pieces only');
+      assert.equal(qty.inputMode, 'numeric', 'whole pieces only');
       type(qty, '3');
       await form.updateComplete;
       assert.include(totalsText(form), 'MX$27,144.00');
@@ -195,6 +195,82 @@ describe('<svc-quote-form>', () => {
       $<HTMLButtonElement>(form, '.line button')!.click();
       await form.updateComplete;
       assert.equal($$(form, '.line').length, 0);
+    });
+
+    it('takes a German decimal comma in quantities and prices, and says when a quantity is not one', async () => {
+      const form = await mount({ attrs: { locale: 'de' } });
+      await pick(form, 'consultoría');
+      const qty = $<HTMLInputElement>(form, '.line input')!;
+      qty.focus();
+      qty.select();
+      await sendKeys({ type: '2,5' });
+      await sendKeys({ press: 'Enter' });
+      await form.updateComplete;
+      assert.equal(form.lines[0]?.cantidad, 2.5);
+      assert.equal(qty.value, '2,5');
+      $<HTMLDetailsElement>(form, 'details.custom')!.open = true;
+      $<HTMLInputElement>(form, '#svc-custom-desc')!.focus();
+      await sendKeys({ type: 'Sonderleistung' });
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ type: '1234,56' });
+      await sendKeys({ press: 'Enter' });
+      await form.updateComplete;
+      assert.equal(form.lines[1]?.precio_unitario, 1234.56);
+      assert.include(text(form), '1.234,56');
+      // Text that is not a number: a message tied to the field, the basket unchanged.
+      qty.focus();
+      qty.select();
+      await sendKeys({ type: 'zwei' });
+      await sendKeys({ press: 'Enter' });
+      await form.updateComplete;
+      assert.equal(qty.getAttribute('aria-invalid'), 'true');
+      const message = $(form, `#${qty.getAttribute('aria-describedby')}`)?.textContent ?? '';
+      assert.match(message, /^Geben Sie eine Zahl von 0,001 bis [\d.]+(,\d+)? ein\.$/);
+      assert.equal(form.lines[0]?.cantidad, 2.5);
+      assert.equal(qty.value, 'zwei', 'what was typed stays to be corrected');
+      assert.deepEqual(await axeViolations(form), []);
+      // The form is not sent while a quantity is wrong: the focus goes to it.
+      await fillClient(form, `Komma ${Date.now()}`);
+      const failure = await form.submit().then(
+        () => undefined,
+        (e: { code: string }) => e,
+      );
+      assert.equal(failure?.code, 'invalid_request');
+      assert.equal(form.shadowRoot!.activeElement, qty);
+      // A price that is not a number.
+      $<HTMLInputElement>(form, '#svc-custom-desc')!.focus();
+      await sendKeys({ type: 'Extra' });
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ type: '12a' });
+      await sendKeys({ press: 'Enter' });
+      await form.updateComplete;
+      const price = $<HTMLInputElement>(form, '#svc-custom-price')!;
+      assert.equal(price.getAttribute('aria-invalid'), 'true');
+      assert.include($(form, '#svc-custom-error')?.textContent, 'Geben Sie eine Zahl von 0 bis');
+      assert.equal(form.lines.length, 2);
+    });
+
+    it('keeps whole units whole and a line within the service’s limit, with localized messages', async () => {
+      const form = await mount({ attrs: { locale: 'fr' } });
+      await pick(form, 'Laptop 14');
+      const qty = $<HTMLInputElement>(form, '.line input')!;
+      for (const [typed, message] of [
+        ['2,5', /^Saisissez un nombre entier de 1 à 408\u202f163\.$/],
+        // 24,500 each: at most 10,000,000,000 a line.
+        ['999999999', /^Saisissez un nombre entier de 1 à 408\u202f163\.$/],
+        ['0', /nombre entier de 1/],
+      ] as const) {
+        type(qty, typed);
+        await form.updateComplete;
+        assert.match($(form, '.line .error-text')?.textContent ?? '', message, typed);
+        assert.equal(form.lines[0]?.cantidad, 1, typed);
+      }
+      type(qty, '1 500');
+      await form.updateComplete;
+      assert.equal(form.lines[0]?.cantidad, 1500);
+      assert.equal(qty.value, '1500');
+      assert.isNull($(form, '.line .error-text'));
+      assert.equal(qty.getAttribute('aria-invalid'), 'false');
     });
 
     it('adds a custom line on Enter in its fields, and Enter in a quantity sends nothing', async () => {

@@ -71,6 +71,8 @@ export const de: Messages = {
   required: 'Pflichtfeld.',
   invalidEmail: 'Geben Sie eine gültige E-Mail-Adresse ein.',
   invalidFormat: 'Bitte Format prüfen, z. B. {example}.',
+  numberRange: 'Geben Sie eine Zahl von {min} bis {max} ein.',
+  wholeRange: 'Geben Sie eine ganze Zahl von {min} bis {max} ein.',
   needLines: 'Fügen Sie mindestens ein Produkt hinzu.',
   submit: 'Angebot anfordern',
   submitting: 'Wird gesendet…',

@@ -69,6 +69,8 @@ export const en: Messages = {
   required: 'This is required.',
   invalidEmail: 'Enter a valid email address.',
   invalidFormat: 'Check the format, e.g. {example}.',
+  numberRange: 'Enter a number from {min} to {max}.',
+  wholeRange: 'Enter a whole number from {min} to {max}.',
   needLines: 'Add at least one product.',
   submit: 'Request quote',
   submitting: 'Sending…',

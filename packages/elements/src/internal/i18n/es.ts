@@ -70,6 +70,8 @@ export const es: Messages = {
   required: 'Este dato es obligatorio.',
   invalidEmail: 'Escribe un correo válido.',
   invalidFormat: 'Revisa el formato, p. ej. {example}.',
+  numberRange: 'Escribe un número de {min} a {max}.',
+  wholeRange: 'Escribe un número entero de {min} a {max}.',
   needLines: 'Agrega al menos un producto.',
   submit: 'Solicitar cotización',
   submitting: 'Enviando…',

@@ -70,6 +70,8 @@ export const fr: Messages = {
   required: 'Ce champ est obligatoire.',
   invalidEmail: 'Saisissez une adresse e-mail valide.',
   invalidFormat: 'Vérifiez le format, p. ex. {example}.',
+  numberRange: 'Saisissez un nombre de {min} à {max}.',
+  wholeRange: 'Saisissez un nombre entier de {min} à {max}.',
   needLines: 'Ajoutez au moins un produit.',
   submit: 'Demander un devis',
   submitting: 'Envoi…',

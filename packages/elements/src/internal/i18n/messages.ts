@@ -51,6 +51,10 @@ export interface Messages {
   invalidEmail: string;
   /** `{example}`. */
   invalidFormat: string;
+  /** A number outside what the field takes, or not a number: `{min}`, `{max}`. */
+  numberRange: string;
+  /** The same for whole units only. */
+  wholeRange: string;
   needLines: string;
   submit: string;
   submitting: string;

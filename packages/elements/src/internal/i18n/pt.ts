@@ -70,6 +70,8 @@ export const pt: Messages = {
   required: 'Este campo é obrigatório.',
   invalidEmail: 'Digite um e-mail válido.',
   invalidFormat: 'Verifique o formato, ex. {example}.',
+  numberRange: 'Digite um número de {min} a {max}.',
+  wholeRange: 'Digite um número inteiro de {min} a {max}.',
   needLines: 'Adicione pelo menos um produto.',
   submit: 'Solicitar orçamento',
   submitting: 'Enviando…',
