@@ -41,6 +41,8 @@ export interface QuotePageMessages {
   balanceDue: string;
   payBy: string;
   onApproval: string;
+  /** The plan of a quote paid at once, by when: "on approval" or "30 days after approval". */
+  singlePayment: (when: string) => string;
   /** A pay-by date before the approval that fixes it: so many days after it. */
   afterApproval: (days: number) => string;
   paid: string;
@@ -112,6 +114,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     payBy: 'Pagar a más tardar',
     onApproval: 'al aprobar',
     afterApproval: (days) => `${days} días después de aprobar`,
+    singlePayment: (when) => `Un solo pago, ${when}`,
     paid: 'Pagado',
     balance: 'Saldo pendiente',
     payments: 'Pagos recibidos',
@@ -183,6 +186,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     payBy: 'Pay by',
     onApproval: 'on approval',
     afterApproval: (days) => `${days} days after approval`,
+    singlePayment: (when) => `A single payment, ${when}`,
     paid: 'Paid',
     balance: 'Balance due',
     payments: 'Payments received',
@@ -254,6 +258,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     payBy: 'Pagar até',
     onApproval: 'na aprovação',
     afterApproval: (days) => `${days} dias após a aprovação`,
+    singlePayment: (when) => `Um único pagamento, ${when}`,
     paid: 'Pago',
     balance: 'Saldo em aberto',
     payments: 'Pagamentos recebidos',
@@ -326,6 +331,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     payBy: 'À payer au plus tard',
     onApproval: 'à l’acceptation',
     afterApproval: (days) => `${days} jours après l’acceptation`,
+    singlePayment: (when) => `Un seul paiement, ${when}`,
     paid: 'Payé',
     balance: 'Reste à payer',
     payments: 'Paiements reçus',
@@ -399,6 +405,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     payBy: 'Zahlbar bis',
     onApproval: 'bei Annahme',
     afterApproval: (days) => `${days} Tage nach Annahme`,
+    singlePayment: (when) => `Eine Zahlung, ${when}`,
     paid: 'Bezahlt',
     balance: 'Offener Betrag',
     payments: 'Eingegangene Zahlungen',

@@ -120,14 +120,22 @@ ${items.map(
   const stepName = (step: (typeof payments.calendario)[number]) =>
     step.tipo === 'anticipo' ? p.deposit : step.tipo === 'cuota' ? p.installment(step.numero) : p.balanceDue;
   const canPromise = quote.status === 'approved' && payments.saldo > 0;
+  const payBy = (step: (typeof payments.calendario)[number]) =>
+    step.vence ? day(step.vence) : step.dias === 0 ? p.onApproval : p.afterApproval(step.dias);
+  // A quote paid at once says when, after the client's terms ("30 days after approval"), rather
+  // than "paid in full" or "due immediately" over a net-30 balance.
+  const single = payments.plan_pagos.tipo === 'contado' ? payments.calendario[0] : undefined;
+  const planHeading = single
+    ? p.singlePayment(single.dias === 0 ? p.onApproval : p.afterApproval(single.dias))
+    : planText(payments.plan_pagos, lang);
   // The smallest amount of the currency: the browser refuses what the server would.
   const cent = String(10 ** -currencyExponent(quote.moneda));
   const plan = html`<section class="card" aria-labelledby="plan"><h2 id="plan">${p.plan}</h2>
-<p>${planText(payments.plan_pagos, lang)}</p>
+<p>${planHeading}</p>
 <table><thead><tr><th scope="col">${m.description}</th><th scope="col">${p.payBy}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>
 ${payments.calendario.map(
   (step) =>
-    html`<tr><td>${stepName(step)}</td><td>${step.vence ? day(step.vence) : step.dias === 0 ? p.onApproval : p.afterApproval(step.dias)}</td><td class="n">${money(step.monto)}</td></tr>`,
+    html`<tr><td>${stepName(step)}</td><td>${payBy(step)}</td><td class="n">${money(step.monto)}</td></tr>`,
 )}</tbody></table>
 <dl class="meta"><div><dt>${p.paid}</dt><dd>${money(payments.pagado)}</dd></div><div><dt>${p.balance}</dt><dd>${money(payments.saldo)}</dd></div></dl>
 ${
@@ -227,7 +235,7 @@ ${open ? '' : decision}
 <p class="actions"><a class="button secondary" href="/q/${quote.token}/pdf?lang=${lang}">${m.downloadPdf}</a></p>
 </section>
 ${open ? decision : ''}
-${plan}
+${quote.status === 'rejected' ? '' : plan}
 ${talk}
 </main></body></html>`;
 }

@@ -563,6 +563,44 @@ describe('rejecting, talking and promising on the page', () => {
   });
 });
 
+describe('the payment plan section', () => {
+  it("says when a single payment is due by the client's terms, and shows nothing to pay once rejected", async () => {
+    const created = await api('POST', '/cotizaciones', {
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }],
+      cliente: { empresa: 'Neto SA' },
+      terminos: 'net30',
+      send: true,
+    });
+    const token = created.link_publico.split('/q/')[1] as string;
+    const headings: Record<string, [string, string]> = {
+      en: ['A single payment, 30 days after approval', 'Paid in full'],
+      de: ['Eine Zahlung, 30 Tage nach Annahme', 'Sofort fällig'],
+      es: ['Un solo pago, 30 días después de aprobar', 'Contado'],
+      fr: ['Un seul paiement, 30 jours après l’acceptation', 'Comptant'],
+      pt: ['Um único pagamento, 30 dias após a aprovação', 'À vista'],
+    };
+    for (const [lang, [heading, wrong]] of Object.entries(headings)) {
+      const { html } = await open(token, `?lang=${lang}`);
+      expect(html).toContain(`<p>${heading}</p>`);
+      expect(html).not.toContain(wrong);
+    }
+    // Without terms, the single payment is due on approval.
+    const now = await api('POST', '/cotizaciones', {
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }],
+      cliente: { empresa: 'Contado SA' },
+      terminos: 'contado',
+      send: true,
+    });
+    expect((await open(now.link_publico.split('/q/')[1], '?lang=en')).html).toContain(
+      '<p>A single payment, on approval</p>',
+    );
+    expect((await send(token, 'reject', {})).status).toBe(303);
+    const { html } = await open(token, '?lang=en');
+    expect(html).not.toContain('id="plan"');
+    expect(html).not.toContain('Balance due');
+  });
+});
+
 describe('the page forms against abuse', () => {
   it('refuses a form without the CSRF value or with a forged one, writing nothing', async () => {
     const q = await quote();
