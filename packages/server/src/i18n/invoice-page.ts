@@ -224,7 +224,7 @@ export const INVOICE_MESSAGES: Record<Lang, InvoiceMessages> = {
     downloadPdf: 'Télécharger le PDF',
     downloadXml: 'Télécharger le XML (CFDI)',
     notFound: 'Facture introuvable',
-    notFoundText: "Le lien n'est pas valide ou la facture n'est plus disponible.",
+    notFoundText: 'Le lien n’est pas valide ou la facture n’est plus disponible.',
     emailSubject: (numero, org) => `Facture ${numero} de ${org}`,
     emailBody: (cliente, org, numero, total, due, link) =>
       `Bonjour ${cliente},\n\n${org} vous envoie la facture ${numero} de ${total}, à régler le ${due}.\n\nConsultez-la et téléchargez-la ici : ${link}\n`,

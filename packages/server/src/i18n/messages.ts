@@ -124,7 +124,7 @@ export const MESSAGES: Record<Lang, Messages> = {
   fr: {
     quote: 'Devis',
     from: 'de',
-    validUntil: "Valable jusqu'au",
+    validUntil: 'Valable jusqu’au',
     terms: 'Conditions de paiement',
     description: 'Description',
     quantity: 'Quantité',
@@ -142,7 +142,7 @@ export const MESSAGES: Record<Lang, Messages> = {
     paid: 'Ce devis est payé.',
     decided: 'Ce devis ne peut plus être modifié.',
     notFound: 'Devis introuvable',
-    notFoundText: "Le lien n'est pas valide ou le devis n'est plus disponible.",
+    notFoundText: 'Le lien n’est pas valide ou le devis n’est plus disponible.',
     preparing: (folio) => `Le devis ${folio} est en préparation`,
     preparingText: "Il vous parviendra par e-mail dès qu'il sera prêt ; ce lien l'affichera alors.",
     downloadPdf: 'Télécharger le PDF',
@@ -180,6 +180,12 @@ export const MESSAGES: Record<Lang, Messages> = {
       `Guten Tag ${client},\n\n${merchant} hat Ihnen das Angebot ${folio} über ${total} gesendet.\n\nHier ansehen und annehmen:\n${link}\n`,
   },
 };
+
+/**
+ * A label and its colon, as each language writes it: French puts a non-breaking space before the
+ * colon ("Valable jusqu’au : 11 décembre"), the others none.
+ */
+export const withColon = (lang: Lang, label: string) => `${label}${lang === 'fr' ? '\u00a0' : ''}:`;
 
 /** The language for `value` (a tag like `pt-BR` or a header like `Accept-Language`), or undefined. */
 export function pickLang(value: string | undefined | null): Lang | undefined {

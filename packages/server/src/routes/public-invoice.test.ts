@@ -54,6 +54,15 @@ describe('public invoice page /i/<token>', () => {
     expect(english).toContain('Balance due');
   });
 
+  it('puts a non-breaking space before colons in French', async () => {
+    const inv = await openInvoice();
+    const fr = await (await t.app.request(`/i/${inv.token}?lang=fr`)).text();
+    expect(fr).toMatch(/<strong>[^<]+\u00a0:<\/strong> En attente de paiement/);
+    expect(fr).toContain('<strong>Reste à payer\u00a0:</strong>');
+    const de = await (await t.app.request(`/i/${inv.token}?lang=de`)).text();
+    expect(de).toContain('<strong>Offener Betrag:</strong>');
+  });
+
   it('answers 404 for unknown tokens and drafts', async () => {
     const draft = await api('POST', '/facturas', {
       cliente,

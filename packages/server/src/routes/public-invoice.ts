@@ -3,7 +3,7 @@ import { html } from 'hono/html';
 import { invoiceDocument, invoicePdfView, STATE_LABEL } from '../documents/invoice-document.js';
 import { renderPdf } from '../documents/pdf-document.js';
 import { INVOICE_MESSAGES } from '../i18n/invoice-page.js';
-import { type Lang, pickLang } from '../i18n/messages.js';
+import { type Lang, pickLang, withColon } from '../i18n/messages.js';
 import {
   findCreditNotes,
   findInvoiceByToken,
@@ -57,7 +57,7 @@ export function publicInvoiceRoutes(deps: AppDeps) {
 <link rel="stylesheet" href="/q/assets/quote.css"></head>
 <body><main>
 <header><h1>${doc.title}</h1><span class="merchant">${m.from} ${org.nombre}</span></header>
-<p class="status" role="status"><strong>${STATE_LABEL[doc.lang]}:</strong> ${doc.state} · <strong>${m.balance}:</strong> ${doc.totals[doc.totals.length - 1]![1]}</p>
+<p class="status" role="status"><strong>${withColon(doc.lang, STATE_LABEL[doc.lang])}</strong> ${doc.state} · <strong>${withColon(doc.lang, m.balance)}</strong> ${doc.totals[doc.totals.length - 1]![1]}</p>
 <dl class="meta">${doc.meta.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}</dl>
 <section class="card"><table><caption class="sr-only">${doc.title}</caption><thead><tr><th scope="col">${m.description}</th><th scope="col" class="n">${m.quantity}</th><th scope="col" class="n">${m.unitPrice}</th><th scope="col" class="n">${m.amount}</th></tr></thead>
 <tbody>${doc.lines.map(

@@ -1,6 +1,6 @@
 import { currencyExponent, formatMoney, termLabel } from '@svc/core';
 import { html } from 'hono/html';
-import { LANGS, type Lang, MESSAGES } from '../i18n/messages.js';
+import { LANGS, type Lang, MESSAGES, withColon } from '../i18n/messages.js';
 import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
 import type { QuoteMessage } from '../repositories/quote-messages.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
@@ -113,7 +113,7 @@ ${items.map(
           : ''
       }${
         quote.status === 'rejected' && quote.motivo_rechazo
-          ? html`<p class="accepted">${p.rejectedBecause}: ${quote.motivo_rechazo}</p>`
+          ? html`<p class="accepted">${withColon(lang, p.rejectedBecause)} ${quote.motivo_rechazo}</p>`
           : ''
       }`;
 
@@ -167,11 +167,13 @@ ${
         (message) =>
           html`<li class="${message.autor}"><span class="who">${message.autor === 'vendedor' ? `${p.seller} · ${org.nombre}` : p.client}</span> <span class="when">${moment(message.created_at)}</span>${
             message.item_id
-              ? html`<div class="when">${p.about}: ${lineName(message.item_id) ?? '—'}</div>`
+              ? html`<div class="when">${withColon(lang, p.about)} ${lineName(message.item_id) ?? '—'}</div>`
               : ''
           }${
             message.propuesta
-              ? html`<div><strong>${p.counteroffer}:</strong> ${Object.entries(message.propuesta).map(
+              ? html`<div><strong>${withColon(lang, p.counteroffer)}</strong> ${Object.entries(
+                  message.propuesta,
+                ).map(
                   ([name, value]) =>
                     `${name === 'cantidad' ? m.quantity : name === 'total' ? m.total : m.unitPrice} ${name === 'cantidad' ? number(value) : money(value)}`,
                 )}</div>`
@@ -224,9 +226,9 @@ ${view.error ? html`<p class="alert" role="alert">${view.error}</p>` : ''}${
       )}</ul></div>`
     : ''
 }
-<div class="meta"><span>${quote.cliente_nombre}</span>${quote.vigencia ? html`<span>${m.validUntil}: ${day(quote.vigencia)}</span>` : ''}${
+<div class="meta"><span>${quote.cliente_nombre}</span>${quote.vigencia ? html`<span>${withColon(lang, m.validUntil)} ${day(quote.vigencia)}</span>` : ''}${
     quote.terminos_codigo
-      ? html`<span>${m.terms}: ${termLabel(quote.terminos_codigo as never, lang)}</span>`
+      ? html`<span>${withColon(lang, m.terms)} ${termLabel(quote.terminos_codigo as never, lang)}</span>`
       : ''
   }</div>
 <section class="card" aria-label="${m.quote} ${quote.folio}">${lines}

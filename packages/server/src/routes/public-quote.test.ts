@@ -601,6 +601,27 @@ describe('the payment plan section', () => {
   });
 });
 
+describe('French typography', () => {
+  it('puts a non-breaking space before colons in French, and none in the other languages', async () => {
+    const created = await api('POST', '/cotizaciones', {
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }],
+      cliente: { empresa: 'Typo SA' },
+      terminos: 'net30',
+      send: true,
+    });
+    const token = created.link_publico.split('/q/')[1] as string;
+    await send(token, 'comment', { mensaje: 'Prix', tipo_propuesta: 'total', valor: '900' });
+    const fr = (await open(token, '?lang=fr')).html;
+    expect(fr).toContain('Valable jusqu’au\u00a0: ');
+    expect(fr).toContain('Conditions de paiement\u00a0: ');
+    expect(fr).toContain('<strong>Contre-offre\u00a0:</strong>');
+    expect(fr).not.toMatch(/(jusqu’au|paiement|offre):/);
+    const es = (await open(token, '?lang=es')).html;
+    expect(es).toContain('Válida hasta: ');
+    expect(es).toContain('<strong>Contraoferta:</strong>');
+  });
+});
+
 describe('the page forms against abuse', () => {
   it('refuses a form without the CSRF value or with a forged one, writing nothing', async () => {
     const q = await quote();
