@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -268,6 +269,31 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
     }
     return status;
   };
+
+  it('refuses a PORT that is not one, a port in use, and a bad key for mcp, in one line, and exits', async () => {
+    await expect(cli(['serve', '--port', 'abc'], env)).rejects.toMatchObject({
+      code: 1,
+      stderr: 'svc-server serve: PORT must be a whole number from 0 to 65535, not "abc"\n',
+    });
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await expect(cli(['serve', '--port', String(port)], env)).rejects.toMatchObject({
+        code: 1,
+        stderr: `svc-server serve: port ${port} on 127.0.0.1 is already in use; set PORT (or --port) to another\n`,
+      });
+    } finally {
+      taken.close();
+    }
+    // It used to print this and then wait forever on its open database connections.
+    await expect(
+      cli(['mcp', '--key', 'sk_test_00000000000000000000000000000000'], env),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: 'svc-server mcp: the API key is not valid\n',
+    });
+  }, 30_000);
 
   it('stops accepting a key revoked from the CLI while the server runs', async () => {
     const created = await readKey();

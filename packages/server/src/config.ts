@@ -32,11 +32,11 @@ export const API_VERSION = '2026-10-01';
 
 /** Reads {@link ServerConfig} from `env`, with the defaults of design.md section 3. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const port = Number(env.PORT ?? 8787);
+  const port = portOf(env.PORT);
   const host = env.HOST ?? '127.0.0.1';
   const level = (env.LOG_LEVEL ?? 'info').toLowerCase();
   return {
-    port: Number.isInteger(port) && port >= 0 && port < 65536 ? port : 8787,
+    port,
     host,
     dataDir: env.DATA_DIR ?? './.data',
     databaseUrl: env.DATABASE_URL || undefined,
@@ -63,4 +63,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       Number(env.SVC_WEBHOOK_LEASE_SECONDS) > 0 ? Number(env.SVC_WEBHOOK_LEASE_SECONDS) : 60,
     keyRateLimit: Number(env.SVC_KEY_RATE_LIMIT) > 0 ? Number(env.SVC_KEY_RATE_LIMIT) : 600,
   };
+}
+
+/** `PORT` as a number (8787 when unset); a value that is not a port stops the start, loudly. */
+function portOf(value: string | undefined): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return 8787;
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
+    throw new Error(`PORT must be a whole number from 0 to 65535, not "${value}"`);
+  }
+  return Number(text);
 }

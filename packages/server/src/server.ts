@@ -50,7 +50,26 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const server: Server = createServer(
     listenerWithFastPath(app.configFromMemory, listenerWithWidgetFastPath(app.widgetFromMemory, listener)),
   );
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    // A port already taken (EADDRINUSE) or not allowed: one line, and nothing left open.
+    await app.close();
+    await deps.keys.stop();
+    await deps.db.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'EADDRINUSE'
+        ? `port ${config.port} on ${config.host} is already in use; set PORT (or --port) to another`
+        : `cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,
+    );
+  }
   const stopScheduler = startScheduler(deps.db, deps.logger, deps.now, undefined, undefined, deps);
   if (config.unsafeAllowLoopbackWebhooks) {
     deps.logger.warn(

@@ -19,9 +19,18 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   const config = readConfig();
   const deps = await createDeps(config, createLogger(config.logLevel === 'debug' ? 'debug' : 'warn'));
   const found = await deps.keys.find(key);
-  if (!found || found.key.revoked_at) throw new Error('the API key is not valid');
-  if (found.key.kind === 'publishable')
-    throw new Error('the agent interface takes a secret or restricted key');
+  const refusal =
+    !found || found.key.revoked_at
+      ? 'the API key is not valid'
+      : found.key.kind === 'publishable'
+        ? 'the agent interface takes a secret or restricted key'
+        : undefined;
+  if (refusal) {
+    // Closed before saying so: an open pool or LISTEN connection would keep the process running.
+    await deps.keys.stop();
+    await deps.db.close();
+    throw new Error(refusal);
+  }
   const app = createApp(deps);
   let running = 0;
   const server = createMcpServer(async (request) => {
