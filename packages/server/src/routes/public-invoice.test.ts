@@ -63,6 +63,20 @@ describe('public invoice page /i/<token>', () => {
     expect(de).toContain('<strong>Offener Betrag:</strong>');
   });
 
+  it("has the quote page's language switch and the merchant's brand colour", async () => {
+    const inv = await openInvoice();
+    const page = await (await t.app.request(`/i/${inv.token}?lang=pt`)).text();
+    expect(page).toMatch(/<nav class="langs" aria-label="Idioma">/);
+    for (const lang of ['es', 'en', 'pt', 'fr', 'de'])
+      expect(page).toContain(`<a href="?lang=${lang}" lang="${lang}" hreflang="${lang}"`);
+    expect(page).toContain('hreflang="pt" aria-current="page">PT</a>');
+    expect(page.match(/aria-current/g)).toHaveLength(1);
+    const brand = /<link rel="stylesheet" href="(\/q\/assets\/brand\.css\?c=[0-9a-f]{6})">/.exec(page);
+    expect(brand).not.toBeNull();
+    const css = await (await t.app.request(brand![1]!)).text();
+    expect(css).toContain('--brand:#');
+  });
+
   it('answers 404 for unknown tokens and drafts', async () => {
     const draft = await api('POST', '/facturas', {
       cliente,

@@ -3,7 +3,8 @@ import { html } from 'hono/html';
 import { invoiceDocument, invoicePdfView, STATE_LABEL } from '../documents/invoice-document.js';
 import { renderPdf } from '../documents/pdf-document.js';
 import { INVOICE_MESSAGES } from '../i18n/invoice-page.js';
-import { type Lang, pickLang, withColon } from '../i18n/messages.js';
+import { LANGS, type Lang, pickLang, withColon } from '../i18n/messages.js';
+import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
 import {
   findCreditNotes,
   findInvoiceByToken,
@@ -15,6 +16,7 @@ import {
 import { findOrg } from '../services/orgs.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { PUBLIC_PAGE_HEADERS, TOKEN_RE } from './public-quote.js';
+import { brandHref } from './public-styles.js';
 
 /**
  * The public invoice pages (`/i/<token>`): what the client sees (no costs, no notes) with its
@@ -54,9 +56,13 @@ export function publicInvoiceRoutes(deps: AppDeps) {
         html`<!doctype html>
 <html lang="${doc.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${doc.title} · ${org.nombre}</title>
-<link rel="stylesheet" href="/q/assets/quote.css"></head>
+<link rel="stylesheet" href="/q/assets/quote.css"><link rel="stylesheet" href="${brandHref(org.brand_color)}"></head>
 <body><main>
 <header><h1>${doc.title}</h1><span class="merchant">${m.from} ${org.nombre}</span></header>
+<nav class="langs" aria-label="${QUOTE_PAGE_MESSAGES[doc.lang].language}">${LANGS.map(
+          (l) =>
+            html`<a href="?lang=${l}" lang="${l}" hreflang="${l}"${l === doc.lang ? html` aria-current="page"` : ''}>${l.toUpperCase()}</a>`,
+        )}</nav>
 <p class="status" role="status"><strong>${withColon(doc.lang, STATE_LABEL[doc.lang])}</strong> ${doc.state} · <strong>${withColon(doc.lang, m.balance)}</strong> ${doc.totals[doc.totals.length - 1]![1]}</p>
 <dl class="meta">${doc.meta.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}</dl>
 <section class="card"><table><caption class="sr-only">${doc.title}</caption><thead><tr><th scope="col">${m.description}</th><th scope="col" class="n">${m.quantity}</th><th scope="col" class="n">${m.unitPrice}</th><th scope="col" class="n">${m.amount}</th></tr></thead>
