@@ -15,7 +15,13 @@ import type { SvcQuoteCreatedDetail } from '../events/svc-quote-created.js';
 import { ApiClient, SvcApiError } from '../internal/api-client.js';
 import { errorTemplate, format, type Locale, messagesFor, pickLocale } from '../internal/i18n/index.js';
 import type { View } from '../internal/view.js';
-import { type BasketLine, customLine, lineList, type QuoteLine } from '../line-list/line-list.js';
+import {
+  type BasketLine,
+  customLine,
+  lineList,
+  type QuoteLine,
+  quantityError,
+} from '../line-list/line-list.js';
 import type { PickerProduct } from '../product-picker/product-picker.component.js';
 import {
   type CouponState,
@@ -128,6 +134,7 @@ export class SvcQuoteForm extends LitElement {
     confirmed: { state: true },
     errors: { state: true },
     submitting: { state: true },
+    refused: { state: true },
     notice: { state: true },
     created: { state: true },
     log: { state: true },
@@ -161,6 +168,8 @@ export class SvcQuoteForm extends LitElement {
   declare protected confirmed: { version: number; figures: Figures } | undefined;
   declare protected errors: Record<string, string>;
   declare protected submitting: boolean;
+  /** The server's refusal of the basket at `version`, in the person's language. */
+  declare protected refused: { version: number; text: string } | undefined;
   declare protected notice: { text: string; error: boolean } | undefined;
   declare protected created: QuoteCreated | undefined;
   /** What the screen reader log has said (each drafted line, and outcomes). */
@@ -348,6 +357,24 @@ export class SvcQuoteForm extends LitElement {
     return errorTemplate(t, error.code);
   }
 
+  /**
+   * The server refused the basket or the client: the field its message names (`items[0].cantidad:
+   * …`, `cliente.email: …`) is marked with the reason in the person's language, which is returned,
+   * prefixed with the line's name.
+   */
+  #refuse(error: SvcApiError): string {
+    const text = this.#describe(error);
+    const [, index, field = ''] = /^(?:items\[(\d+)\]|cliente(?:\.fiscal)?)\.(\w+)/.exec(error.message) ?? [];
+    const line = index && this.lines[Number(index)];
+    if (line) {
+      const reason = field === 'cantidad' ? quantityError(this.#view, line) : text;
+      this.lines = this.lines.map((l) => (l === line ? { ...l, error: reason } : l));
+      return `${line.descripcion}: ${reason}`;
+    }
+    if (field in this.#view.t.fields) this.errors = { ...this.errors, [field]: text };
+    return text;
+  }
+
   /** The figures on screen: the server's preview when it matches the basket, else computed here. */
   get #figures(): Figures {
     if (this.confirmed && this.totalsConfirmed) return this.confirmed.figures;
@@ -428,6 +455,9 @@ export class SvcQuoteForm extends LitElement {
         };
       }
     } catch (error) {
+      if (version !== this.#version) return;
+      // Said under the totals, which are no longer awaited (and on the line it names).
+      this.refused = { version, text: this.#refuse(asError(error)) };
       if (code && code === this.coupon.code)
         this.coupon = { code, status: 'invalid', reason: this.#describe(asError(error)) };
     }
@@ -640,7 +670,7 @@ export class SvcQuoteForm extends LitElement {
       if (failure.code === 'idempotency_key_reused') this.#submission = undefined;
       if (failure.detail.reason)
         this.coupon = { code, status: 'invalid', reason: String(failure.detail.reason) };
-      this.notice = { text: this.#describe(failure), error: true };
+      this.notice = { text: this.#refuse(failure), error: true };
       this.#emitError(failure);
       throw failure;
     } finally {
@@ -786,7 +816,12 @@ export class SvcQuoteForm extends LitElement {
       })}
       ${skippedLine(view, this.drafting)}
       ${config.features.coupons ? couponField(view, this.coupon, figures.descuento, (code) => this.#applyCoupon(code)) : nothing}
-      ${totalsPanel(view, figures, this.lines.length > 0 && !this.totalsConfirmed)}
+      ${totalsPanel(
+        view,
+        figures,
+        this.lines.length > 0 && !this.totalsConfirmed && this.refused?.version !== this.#version,
+        this.refused?.version === this.#version ? this.refused.text : '',
+      )}
       ${config.plan_pagos ? html`<p part="plan" class="muted small">${config.plan_pagos.texto[view.locale]}</p>` : nothing}
       ${config.terminos ? html`<p class="muted small">${config.terminos}</p>` : nothing}
       ${clientFields(view, client, {

@@ -117,6 +117,7 @@ export default css`
     display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 4px 0; margin: 0;
     font-variant-numeric: tabular-nums;
   }
+  #svc-totals-error:not(:empty) { margin-top: var(--_gap-s); }
   .totals dt { color: var(--_muted); overflow-wrap: anywhere; hyphens: auto; }
   .totals dd { margin: 0; padding-left: var(--_gap-s); text-align: end; white-space: nowrap; }
   .totals .grand { font-weight: 700; font-size: 1.2em; color: var(--_text); border-top: 1px solid var(--_border); padding-top: 6px; }

@@ -353,6 +353,42 @@ describe('<svc-quote-form>', () => {
       assert.equal(other.lines[0]?.precio_unitario, 7800);
     });
 
+    it('says why the server refuses the basket under the totals and on the line, and stops waiting', async () => {
+      // 999,999,999 at 24,500: beyond the service's 10,000,000,000 a line (prefilled, so not typed).
+      const form = await mount({
+        attrs: { locale: 'de' },
+        props: { items: [{ descripcion: 'Großer Posten', cantidad: 999_999_999, precio_unitario: 24_500 }] },
+      });
+      const refusal = await until(() => $(form, '#svc-totals-error')?.textContent, 'the refusal');
+      assert.equal(refusal, 'Großer Posten: Geben Sie eine ganze Zahl von 1 bis 408.163 ein.');
+      assert.equal($(form, '#svc-totals-error')?.getAttribute('role'), 'alert');
+      assert.equal($(form, '[part="totals"]')?.getAttribute('aria-busy'), 'false', 'no longer pending');
+      const qty = $<HTMLInputElement>(form, '.line input')!;
+      assert.equal(qty.getAttribute('aria-invalid'), 'true');
+      assert.include($(form, `#${qty.getAttribute('aria-describedby')}`)?.textContent, 'bis 408.163 ein');
+      assert.deepEqual(await axeViolations(form), []);
+      // Corrected: the message goes, and the server's figures come.
+      type(qty, '2');
+      await until(() => form.totalsConfirmed, 'server totals');
+      await form.updateComplete;
+      assert.equal($(form, '#svc-totals-error')?.textContent, '');
+      assert.equal(qty.getAttribute('aria-invalid'), 'false');
+      // Refused on submission: the field the message names is marked, the reason said in German.
+      await fillClient(form, `Grenze ${Date.now()}`);
+      await fault({
+        method: 'POST',
+        path: '/cotizaciones',
+        action: 'respond',
+        status: 400,
+        body: { error: 'cliente.email: must be a valid email address', code: 'invalid_request' },
+      });
+      await form.submit().catch(() => {});
+      await form.updateComplete;
+      const email = $<HTMLInputElement>(form, '[name="email"]')!;
+      assert.equal(email.getAttribute('aria-invalid'), 'true');
+      assert.include($(form, `#${email.getAttribute('aria-describedby')}`)?.textContent, 'Bitte prüfen Sie');
+    });
+
     it('fires svc-change with the basket', async () => {
       const form = await mount();
       const changes: CustomEvent[] = [];

@@ -57,14 +57,15 @@ export function couponField(
 
 /**
  * Subtotal, discount, tax and total. `pending` while the server's preview of the current basket
- * has not answered yet (the figures are the local computation, which the preview confirms).
+ * has not answered yet (the figures are the local computation, which the preview confirms);
+ * `refusal` is why the server refused the basket, said in a live region under the figures.
  */
-export function totalsPanel(view: View, figures: Figures, pending: boolean): TemplateResult {
+export function totalsPanel(view: View, figures: Figures, pending: boolean, refusal: string): TemplateResult {
   const { t, money } = view;
-  return html`<dl class="totals" part="totals" aria-busy=${pending ? 'true' : 'false'}>
+  return html`<div><dl class="totals" part="totals" aria-busy=${pending ? 'true' : 'false'}>
     <dt>${t.subtotal}</dt><dd>${money(figures.subtotal)}</dd>
     ${figures.descuento > 0 ? html`<dt>${t.discount}</dt><dd>−${money(figures.descuento)}</dd>` : nothing}
     <dt>${t.tax}</dt><dd>${money(figures.impuestos)}</dd>
     <dt class="grand">${t.total}</dt><dd class="grand">${money(figures.total)}</dd>
-  </dl>`;
+  </dl><p class="error-text" id="svc-totals-error" role="alert">${refusal}</p></div>`;
 }
