@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/browser.js';
@@ -63,6 +65,32 @@ describe('<svc-quote-form> end to end', () => {
     const csp = (await page.goto(`${server.url}/`))!.headers()['content-security-policy'];
     expect(csp).toContain("script-src 'self'");
     await page.close();
+  });
+
+  it('sends the script brotli- or gzip-compressed when accepted, each with its own ETag and 304', async () => {
+    const built = readFileSync(join(ROOT, 'packages/elements/dist/svc-elements.js'));
+    const url = `${server.url}/elements/svc-elements.js`;
+    const tags = new Set<string>();
+    for (const [accept, coding, decode] of [
+      ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+      ['identity', null, (b: Buffer) => b],
+    ] as const) {
+      // fetch would decode the body itself: read the bytes as sent.
+      const res = await rawGet(url, { 'accept-encoding': accept });
+      expect(res.headers['content-encoding'] ?? null).toBe(coding);
+      expect(res.headers.vary).toBe('Accept-Encoding');
+      expect(decode(res.body).equals(built)).toBe(true);
+      if (coding) expect(res.body.length).toBeLessThan(built.length / 2);
+      tags.add(res.headers.etag as string);
+      const again = await rawGet(url, {
+        'accept-encoding': accept,
+        'if-none-match': res.headers.etag as string,
+      });
+      expect(again.status).toBe(304);
+      expect((await rawGet(url, { 'accept-encoding': accept, 'if-none-match': '*' })).status).toBe(304);
+    }
+    expect(tags.size).toBe(3);
   });
 
   it('picks products with the keyboard through the combobox', async () => {
@@ -219,7 +247,9 @@ describe('<svc-quote-form> end to end', () => {
       page.waitForNavigation(),
       page.click(`tr[data-id="${quote.id}"] form[action$="/send"] button`),
     ]);
-    expect(await page.$eval(`tr[data-id="${quote.id}"] .status-cell`, (el) => el.textContent)).toBe('sent');
+    expect(
+      await page.$eval(`tr[data-id="${quote.id}"] .status-cell`, (el) => el.getAttribute('data-status')),
+    ).toBe('sent');
     await page.goto(link);
     await page.type('#nombre', 'Lucía Luna');
     await page.type('#email', 'lucia@papeleria-luna.example');
@@ -339,9 +369,11 @@ describe('<svc-quote-form> end to end', () => {
       page.waitForNavigation(),
       page.click(`tr[data-id="${created.data.id}"] form[action$="/send"] button`),
     ]);
-    expect(await page.$eval(`tr[data-id="${created.data.id}"] .status-cell`, (el) => el.textContent)).toBe(
-      'sent',
-    );
+    expect(
+      await page.$eval(`tr[data-id="${created.data.id}"] .status-cell`, (el) =>
+        el.getAttribute('data-status'),
+      ),
+    ).toBe('sent');
     await page.close();
   });
 
@@ -369,3 +401,19 @@ describe('<svc-quote-form> end to end', () => {
     }
   });
 });
+
+/** A GET whose body comes back as the server sent it, encoded or not. */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    }).on('error', reject);
+  });
+}

@@ -123,7 +123,8 @@ export function draftLines(prompt: string, catalog: CatalogProduct[]): DraftedIt
 /** The drafted lines of a request, what it skipped and what it changed. */
 export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOutcome {
   const index = indexCatalog(catalog);
-  const text = prompt.slice(0, 2000);
+  // The first 2,000 characters, never half of one (an emoji is two UTF-16 units).
+  const text = prompt.length <= 2000 ? prompt : Array.from(prompt).slice(0, 2000).join('');
   const allTokens = markNameNumbers(tokenize(prepareNotation(text, index.skus)), index);
   const segments = split(allTokens, index);
   const mentions: Mention[] = [];

@@ -122,6 +122,9 @@ describe('POST /elements/ai-draft with the catalog drafter', () => {
     await expectError(await draft({ prompt: '' }), 400, 'invalid_request');
     const long = await expectError(await draft({ prompt: 'x'.repeat(2001) }), 400, 'invalid_request');
     expect(long.error).toContain('2000');
+    // Counted in characters: 2,000 emoji (4,000 UTF-16 units) are within the limit, 2,001 are not.
+    expect((await draft({ prompt: '🖥'.repeat(2000) })).status).toBe(200);
+    await expectError(await draft({ prompt: '🖥'.repeat(2001) }), 400, 'invalid_request');
     await expectError(await draft({ prompt: 'x', currency: 'EUR' }), 400, 'invalid_request');
     await expectError(await draft({ prompt: 'x', extra: 1 }), 400, 'invalid_request');
     await expectError(

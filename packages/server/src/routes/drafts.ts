@@ -23,11 +23,20 @@ export const draftSchema = v.strictObject({
     v.string('must be a string'),
     v.trim(),
     v.minLength(1, 'must not be empty'),
-    v.maxLength(MAX_PROMPT, `must be at most ${MAX_PROMPT} characters`),
+    // Characters as a person counts them: an emoji is one, not the two UTF-16 units of maxLength.
+    v.check((text) => codePoints(text) <= MAX_PROMPT, `must be at most ${MAX_PROMPT} characters`),
   ),
   locale: v.optional(v.picklist(LANGUAGES, `must be one of ${LANGUAGES.join(', ')}`)),
   currency: v.optional(v.pipe(v.string(), v.check(isCurrencyCode, 'must be an ISO 4217 currency code'))),
 });
+
+/** The length of `text` in Unicode code points (a string counts UTF-16 units). */
+function codePoints(text: string): number {
+  if (text.length <= MAX_PROMPT) return text.length;
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
 
 /** The active catalog of the key's mode, priced in `currency`. */
 async function draftingCatalog(

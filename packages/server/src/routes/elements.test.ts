@@ -226,6 +226,10 @@ describe('GET /elements/config', () => {
     const again = await asWidget('GET', '/api/v1/elements/config', undefined, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
+    // `*` names any current representation (RFC 9110).
+    expect(
+      (await asWidget('GET', '/api/v1/elements/config', undefined, { 'if-none-match': '*' })).status,
+    ).toBe(304);
     // Both carry every header the middleware gives other responses, once.
     for (const res of [first, again]) {
       expect(res.headers.get('service-request-id')).toMatch(/^req_/);

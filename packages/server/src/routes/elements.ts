@@ -2,6 +2,7 @@ import { previewRequestSchema } from '@svc/core';
 import { Hono } from 'hono';
 import { acceptedCodings } from '../http/accept-encoding.js';
 import { clientIp } from '../http/client-ip.js';
+import { etagMatches } from '../http/etag.js';
 import { readJson } from '../http/json-body.js';
 import { parse } from '../http/parse.js';
 import { onlyParams } from '../http/query.js';
@@ -48,9 +49,7 @@ export function configAnswer(
 ): ConfigAnswer {
   const chosen = representation(config, conditions.acceptEncoding);
   const headers = templatesOf(chosen, corsOrigin);
-  const notModified = conditions.ifNoneMatch
-    ?.split(',')
-    .some((tag) => tag.trim().replace(/^W\//, '') === chosen.etag);
+  const notModified = etagMatches(conditions.ifNoneMatch, chosen.etag);
   const template = notModified ? headers.notModified : headers.ok;
   const filled = template.slice();
   filled[headers.idAt] = id;
