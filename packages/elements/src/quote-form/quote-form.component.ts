@@ -674,14 +674,9 @@ export class SvcQuoteForm extends LitElement {
       this.#emitError(failure);
       throw failure;
     } finally {
+      // The button is aria-disabled, not disabled, while sending: it keeps the focus (a disabled
+      // one drops it to <body>), and submit() sends once however often it is pressed.
       this.submitting = false;
-      // The button had the focus and was disabled while sending: give it back, so a keyboard user
-      // is where they were, next to the message (a success moves it to the success view instead).
-      if (this.phase !== 'success') {
-        void this.updateComplete.then(() =>
-          this.renderRoot.querySelector<HTMLElement>('[part="submit"]')?.focus(),
-        );
-      }
     }
   }
 
@@ -837,7 +832,7 @@ export class SvcQuoteForm extends LitElement {
       })}
       <div class="actions">
         <div class="notice ${this.notice?.error ? 'error' : ''}" role=${this.notice?.error ? 'alert' : 'status'}>${this.notice?.text ?? ''}</div>
-        <button class="primary submit" part="submit" type="submit" ?disabled=${this.submitting} aria-busy=${this.submitting ? 'true' : 'false'}>
+        <button class="primary submit" part="submit" type="submit" aria-disabled=${this.submitting ? 'true' : 'false'}>
           ${this.submitting ? t.submitting : t.submit}
         </button>
       </div>

@@ -82,7 +82,7 @@ export default css`
     display: inline-flex; align-items: center; justify-content: center; text-decoration: none; white-space: nowrap;
   }
   .primary { background: var(--_primary); color: var(--_on-primary); }
-  button:disabled { opacity: 0.65; cursor: progress; }
+  [aria-disabled='true'] { opacity: 0.65; cursor: progress; }
   button.link { border: 0; min-height: 24px; padding: 4px; text-decoration: underline; font-weight: 400; }
   .row { display: flex; gap: var(--_gap-s); align-items: end; flex-wrap: wrap; }
   .row > .grow { flex: 1 1 200px; }

@@ -585,6 +585,27 @@ describe('<svc-quote-form>', () => {
       assert.equal($$(form, '.line').length, 0);
     });
 
+    it('keeps the focus on the submit button while sending, and sends once however often it is pressed', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Mouse');
+      await fillClient(form, `Focus ${Date.now()}`);
+      await requestLog();
+      await fault({ method: 'POST', path: '/cotizaciones', action: 'delay', delayMs: 1500 });
+      const button = $<HTMLButtonElement>(form, '[part="submit"]')!;
+      button.focus();
+      await sendKeys({ press: 'Enter' });
+      await until(() => button.getAttribute('aria-disabled') === 'true', 'sending');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(document.activeElement, form, 'not <body>');
+      assert.equal(form.shadowRoot!.activeElement, button);
+      await sendKeys({ press: 'Enter' });
+      await sendKeys({ press: 'Space' });
+      button.click();
+      await until(() => $(form, '[part~="success"]'), 'the success view', 10_000);
+      const posts = (await requestLog()).filter((l) => l.path === '/cotizaciones');
+      assert.equal(posts.length, 1);
+    });
+
     it('retries 5xx and 429 answers, honouring Retry-After', async () => {
       const form = await mount({ attrs: { locale: 'en' } });
       await pick(form, 'Mouse');
@@ -608,7 +629,11 @@ describe('<svc-quote-form>', () => {
       const start = performance.now();
       const submitting = form.submit();
       await until(() => text(form).includes('retrying'), 'retry notice');
-      assert.ok($<HTMLButtonElement>(form, '[part="submit"]')!.disabled, 'no second submission meanwhile');
+      assert.equal(
+        $(form, '[part="submit"]')!.getAttribute('aria-disabled'),
+        'true',
+        'no second submission meanwhile',
+      );
       const result = await submitting;
       assert.isAtLeast(performance.now() - start, 1000, 'waited for Retry-After');
       const posts = (await requestLog()).filter((l) => l.path === '/cotizaciones');
