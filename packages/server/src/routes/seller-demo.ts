@@ -11,7 +11,12 @@ import { QUOTE_ACTIONS, runQuoteAction } from '../services/quote-actions.js';
 import { listQuotePage } from '../services/quotes.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { collectionsSection, collectionsSectionRoutes } from './seller/collections-section.js';
-import { sellerConversationRoutes } from './seller/conversation-section.js';
+import {
+  labelOf,
+  QUOTE_ACTION_LABEL,
+  QUOTE_STATUS_LABEL,
+  sellerConversationRoutes,
+} from './seller/conversation-section.js';
 import { invoiceSellerRoutes, invoicesSection } from './seller/invoices-section.js';
 
 const ACTIONS_BY_STATUS: Record<string, string[]> = {
@@ -56,10 +61,10 @@ ${notice ? html`<p class="status" role="status">${notice}</p>` : ''}
 ${quotes.map(
   (
     q,
-  ) => html`<tr data-id="${q.id}"><td>${q.folio}</td><td>${q.cliente}</td><td class="status-cell">${q.status}</td><td>${formatMoney(q.total, q.moneda, 'es-MX')}</td>
+  ) => html`<tr data-id="${q.id}"><td>${q.folio}</td><td>${q.cliente}</td><td class="status-cell" data-status="${q.status}">${labelOf(QUOTE_STATUS_LABEL, q.status)}</td><td>${formatMoney(q.total, q.moneda, 'es-MX')}</td>
 <td>${(ACTIONS_BY_STATUS[q.status] ?? []).map(
     (action) =>
-      html`<form method="post" action="/demo/seller/${q.id}/${action}" class="inline"><button type="submit">${action}</button></form>`,
+      html`<form method="post" action="/demo/seller/${q.id}/${action}" class="inline"><button type="submit" aria-label="${labelOf(QUOTE_ACTION_LABEL, action)} ${q.folio}">${labelOf(QUOTE_ACTION_LABEL, action)}</button></form>`,
   )}</td><td>${q.status === 'draft' ? '—' : html`<a href="${q.link_publico}" target="_blank" rel="noopener">ver</a>`}</td><td><a href="/demo/seller/q/${q.id}">mensajes</a></td></tr>`,
 )}
 </tbody></table>
@@ -84,7 +89,10 @@ ${await collectionsSection(deps, auth)}
       if (!auth || !isUuid(id) || !QUOTE_ACTIONS.includes(action)) return c.notFound();
       try {
         const quote = await runQuoteAction(deps, auth, id, { action });
-        return page(c, `${quote.folio}: ${action} → ${quote.status}`);
+        return page(
+          c,
+          `${quote.folio}: ${labelOf(QUOTE_ACTION_LABEL, action)} → ${labelOf(QUOTE_STATUS_LABEL, quote.status)}`,
+        );
       } catch (error) {
         if (error instanceof ApiError) return page(c, error.message);
         throw error;

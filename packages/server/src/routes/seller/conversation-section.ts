@@ -18,6 +18,31 @@ const HEADERS = {
 
 type QuoteDetail = Awaited<ReturnType<typeof getQuoteDetail>>;
 
+/** The seller page's words for a quote's status (the page is in Spanish; codes stay in the API). */
+export const QUOTE_STATUS_LABEL: Record<string, string> = {
+  draft: 'Borrador',
+  sent: 'Enviada',
+  viewed: 'Vista por el cliente',
+  approved: 'Aprobada',
+  rejected: 'Rechazada',
+  expired: 'Vencida',
+  paid: 'Pagada',
+  invoiced: 'Facturada',
+};
+
+/** The seller page's words for the quote actions it offers. */
+export const QUOTE_ACTION_LABEL: Record<string, string> = {
+  send: 'Enviar',
+  resend: 'Reenviar',
+  approve: 'Aprobar',
+  reject: 'Rechazar',
+  mark_paid: 'Marcar pagada',
+  invoice: 'Facturar',
+};
+
+/** A status or action in words, or its code when the page has none for it. */
+export const labelOf = (labels: Record<string, string>, code: string) => labels[code] ?? code;
+
 /**
  * One quote as the seller follows it on the demo seller page (`/demo/seller/q/<id>`): its lines
  * (declined ones marked), the client's acceptance, and the conversation with counteroffers; the
@@ -32,7 +57,7 @@ export function sellerConversationRoutes(deps: AppDeps, seller: () => Promise<Ke
       html`<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${quote.folio} · Vendedor</title><link rel="stylesheet" href="/demo/demo.css"></head>
 <body><header class="site"><a class="brand" href="/">🌵 Estudio Nopal</a><nav><a href="/demo/seller">Vendedor</a><a href="/docs/api">API</a></nav></header>
-<main><h1>${quote.folio} · ${quote.cliente} · ${quote.status}</h1>
+<main><h1>${quote.folio} · ${quote.cliente} · ${labelOf(QUOTE_STATUS_LABEL, quote.status)}</h1>
 ${notice ? html`<p class="status" role="status">${notice}</p>` : ''}
 <table class="quotes"><thead><tr><th>Línea</th><th>Cantidad</th><th>Precio</th><th>Importe</th></tr></thead><tbody>
 ${quote.items.map(

@@ -13,6 +13,7 @@ import {
 } from '../../services/invoices.js';
 import type { KeyWithOrg } from '../../services/key-store.js';
 import type { AppDeps, AppEnv } from '../../types.js';
+import { labelOf } from './conversation-section.js';
 
 /** The actions the seller page offers for an invoice in each state (pay has its own form). */
 const ACTIONS_BY_STATE: Record<string, InvoiceAction[]> = {
@@ -20,6 +21,23 @@ const ACTIONS_BY_STATE: Record<string, InvoiceAction[]> = {
   open: ['send', 'mark_uncollectible', 'void'],
   uncollectible: ['send', 'void'],
   paid: ['send'],
+};
+
+/** The seller page's words for an invoice's state and for its actions (the page is in Spanish). */
+const INVOICE_STATE_LABEL: Record<string, string> = {
+  draft: 'Borrador',
+  open: 'Pendiente de pago',
+  paid: 'Pagada',
+  void: 'Anulada',
+  uncollectible: 'Incobrable',
+};
+const INVOICE_ACTION_LABEL: Record<string, string> = {
+  finalize: 'Emitir',
+  send: 'Enviar',
+  pay: 'Registrar pago',
+  credit_note: 'Nota de crédito',
+  void: 'Anular',
+  mark_uncollectible: 'Marcar incobrable',
 };
 
 /** The seller page's invoices: number, client, state, fiscal folio, balance, actions and links. */
@@ -30,13 +48,13 @@ export async function invoicesSection(deps: AppDeps, auth: KeyWithOrg) {
 ${invoices.map(
   (
     i,
-  ) => html`<tr data-id="${i.id}"><td>${i.numero ?? 'borrador'}</td><td>${i.cliente}</td><td class="status-cell">${i.estado}${i.estado_fiscal === 'rejected' ? html` (rechazada: ${i.motivo_fiscal})` : ''}</td><td><small>${i.folio_fiscal ?? '—'}</small></td><td>${formatMoney(i.saldo, i.moneda, 'es-MX')}</td>
+  ) => html`<tr data-id="${i.id}"><td>${i.numero ?? 'borrador'}</td><td>${i.cliente}</td><td class="status-cell" data-status="${i.estado}">${labelOf(INVOICE_STATE_LABEL, i.estado)}${i.estado_fiscal === 'rejected' ? html` (rechazada: ${i.motivo_fiscal})` : ''}</td><td><small>${i.folio_fiscal ?? '—'}</small></td><td>${formatMoney(i.saldo, i.moneda, 'es-MX')}</td>
 <td>${(ACTIONS_BY_STATE[i.estado] ?? []).map(
     (action) =>
-      html`<form method="post" action="/demo/seller/facturas/${i.id}/${action}" class="inline"><button type="submit">${action}</button></form>`,
+      html`<form method="post" action="/demo/seller/facturas/${i.id}/${action}" class="inline"><button type="submit" aria-label="${labelOf(INVOICE_ACTION_LABEL, action)} ${i.numero ?? 'borrador'}">${labelOf(INVOICE_ACTION_LABEL, action)}</button></form>`,
   )}${
     i.estado === 'open' || i.estado === 'uncollectible'
-      ? html`<form method="post" action="/demo/seller/facturas/${i.id}/pay" class="inline"><label>monto <input name="monto" type="number" step="0.01" min="0.01" max="${i.saldo}" value="${i.saldo}" required></label><button type="submit">pay</button></form>`
+      ? html`<form method="post" action="/demo/seller/facturas/${i.id}/pay" class="inline"><label>Monto <input name="monto" type="number" step="0.01" min="0.01" max="${i.saldo}" value="${i.saldo}" required></label><button type="submit" aria-label="${INVOICE_ACTION_LABEL.pay} ${i.numero ?? 'borrador'}">${INVOICE_ACTION_LABEL.pay}</button></form>`
       : ''
   }</td>
 <td>${i.link_publico ? html`<a href="${i.link_publico}" target="_blank" rel="noopener">ver</a> · <a href="${i.link_publico}/pdf">PDF</a>${i.folio_fiscal ? html` · <a href="${i.link_publico}/cfdi.xml">XML</a>` : ''}` : '—'}</td></tr>`,
@@ -64,7 +82,10 @@ export function invoiceSellerRoutes(
         action,
         ...(monto !== undefined ? { monto, metodo: 'transferencia' as const } : {}),
       });
-      return page(c, `${invoice.numero ?? 'Factura'}: ${action} → ${invoice.estado}`);
+      return page(
+        c,
+        `${invoice.numero ?? 'Factura'}: ${labelOf(INVOICE_ACTION_LABEL, action)} → ${labelOf(INVOICE_STATE_LABEL, invoice.estado)}`,
+      );
     } catch (error) {
       if (error instanceof ApiError) return page(c, error.message);
       throw error;
