@@ -848,8 +848,8 @@ export class SvcQuoteForm extends LitElement {
     );
     return html`<div class="base success" part="base success" lang=${view.locale}>
       <span class="check" aria-hidden="true">✓</span>
-      <h2 tabindex="-1">${t.successTitle}</h2>
-      <p>${view.say(t.successText, { folio: created.folio, total })}</p>
+      <h2 tabindex="-1" aria-describedby="svc-success-text">${t.successTitle}</h2>
+      <p id="svc-success-text">${view.say(t.successText, { folio: created.folio, total })}</p>
       ${created.needs_approval ? html`<p class="muted">${t.awaitingApproval}</p>` : nothing}
       <a class="button primary" href=${created.link_publico} target="_blank" rel="noopener">${t.viewQuote}</a>
       <button type="button" @click=${() => this.#startAgain()}>${t.newQuote}</button>

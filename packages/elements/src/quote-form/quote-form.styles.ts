@@ -66,7 +66,6 @@ export default css`
   header { display: flex; align-items: center; gap: var(--_gap-s); border-bottom: 3px solid var(--_primary); padding-bottom: var(--_gap-s); }
   header img { max-height: 36px; max-width: 120px; object-fit: contain; }
   h2 { font-size: 1.2em; margin: 0; }
-  h2:focus { outline: none; }
   h3 { font-size: 1em; margin: 0 0 var(--_gap-s); }
   label { font-weight: 600; }
   input, textarea, select {
@@ -74,7 +73,8 @@ export default css`
     border-radius: var(--_radius); padding: var(--_pad); min-height: var(--_control); width: 100%; min-width: 0;
   }
   textarea { resize: vertical; }
-  :focus-visible { outline: 2px solid var(--_primary); outline-offset: 1px; }
+  /* The success heading gets the focus from the script: its ring shows after a click too. */
+  :focus-visible, h2:focus { outline: 2px solid var(--_primary); outline-offset: 1px; }
   [aria-invalid='true'] { border-color: var(--_danger); }
   button, .button {
     font: inherit; border-radius: var(--_radius); padding: var(--_pad); min-height: var(--_control); cursor: pointer;

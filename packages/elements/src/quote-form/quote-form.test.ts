@@ -577,6 +577,15 @@ describe('<svc-quote-form>', () => {
       const success = $(form, '[part~="success"]')!;
       assert.include(success.textContent, result.folio);
       assert.include(success.textContent, 'MX$28,420.00');
+      // The focused heading is seen, and heard with the folio and the total.
+      const heading = success.querySelector('h2')!;
+      assert.equal(form.shadowRoot!.activeElement, heading);
+      const ring = getComputedStyle(heading);
+      assert.equal(ring.outlineStyle, 'solid');
+      assert.equal(ring.outlineWidth, '2px');
+      const described = $(form, `#${heading.getAttribute('aria-describedby')}`)?.textContent ?? '';
+      assert.include(described, result.folio);
+      assert.include(described, 'MX$28,420.00');
       assert.equal(success.querySelector('a')!.getAttribute('href'), result.link_publico);
       assert.deepEqual(await axeViolations(form), []);
       form.reset();
