@@ -70,7 +70,7 @@ ${quotes.map(
 </tbody></table>
 ${await invoicesSection(deps, auth)}
 ${await collectionsSection(deps, auth)}
-<h2>Eventos</h2><ul class="events">${events.records.map((e) => html`<li>${e.created_at} · <strong>${e.type}</strong> · ${String(e.data.folio ?? e.data.empresa ?? e.object_id)} · ${e.actor}</li>`)}</ul>
+<h2 id="eventos">Eventos</h2><ul class="events" tabindex="0" aria-labelledby="eventos">${events.records.map((e) => html`<li>${e.created_at} · <strong>${e.type}</strong> · ${String(e.data.folio ?? e.data.empresa ?? e.object_id)} · ${e.actor}</li>`)}</ul>
 </main></body></html>`,
       200,
       headers,

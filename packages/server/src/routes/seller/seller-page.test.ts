@@ -56,4 +56,11 @@ describe('seller page in Spanish', () => {
     const detail = await (await t.app.request(`/demo/seller/q/${sent.id}`)).text();
     expect(detail).toContain(`<h1>${sent.folio} · Vista SA · Vista por el cliente</h1>`);
   });
+
+  it('lets the keyboard reach and scroll the event list, which is named by its heading', async () => {
+    const text = await page();
+    expect(text).toContain(
+      '<h2 id="eventos">Eventos</h2><ul class="events" tabindex="0" aria-labelledby="eventos">',
+    );
+  });
 });
