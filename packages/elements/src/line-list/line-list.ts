@@ -63,7 +63,8 @@ export function quantityError(view: View, line: QuoteLine): string {
 const plain = (view: View, value: number) => String(value).replace('.', decimalMark(view));
 
 /**
- * The lines of the basket: name, read-only unit price, quantity, amount and a remove button.
+ * The lines of the basket: name, read-only unit price and a remove button, then quantity and amount
+ * (the order they are seen and tabbed through, wide or narrow; the amounts end where the totals do).
  * Renders into the form's own shadow root (one stylesheet, and ARIA references stay in one tree).
  */
 export function lineList(
@@ -84,6 +85,9 @@ export function lineList(
               <div class="what">
                 <div class="name">${line.descripcion}</div>
                 <div class="muted small">${view.money(line.precio_unitario)}${line.unidad ? ` / ${line.unidad}` : ''}</div>
+                <button type="button" class="link" aria-label="${t.remove}: ${line.descripcion}" @click=${() => act.remove(line.key)}>
+                  ${t.remove}
+                </button>
               </div>
               <input
                 class="qty"
@@ -119,9 +123,6 @@ export function lineList(
                 }}
               />
               <span class="amount">${view.money(line.cantidad * line.precio_unitario)}</span>
-              <button type="button" class="link" aria-label="${t.remove}: ${line.descripcion}" @click=${() => act.remove(line.key)}>
-                ${t.remove}
-              </button>
               ${line.error ? html`<span class="error-text" id="svc-qe-${line.key}">${line.error}</span>` : nothing}
             </li>`,
           )}

@@ -103,11 +103,17 @@ export default css`
     animation: pulse 1s ease-in-out infinite alternate;
   }
   @keyframes pulse { from { opacity: 0.25; } to { opacity: 1; } }
-  .lines { display: grid; margin: 0; padding: 0; list-style: none; }
+  /* One set of columns for all lines (subgrid): quantities and amounts line up, the amounts with the totals. */
+  .lines {
+    display: grid; grid-template-columns: minmax(0, 1fr) 96px auto; column-gap: var(--_gap-s);
+    margin: 0; padding: 0; list-style: none;
+  }
   .line {
-    display: grid; grid-template-columns: minmax(0, 1fr) 96px minmax(96px, auto) auto; gap: var(--_gap-s);
+    grid-column: 1 / -1; display: grid; grid-template-columns: subgrid; row-gap: 4px;
     align-items: center; padding: var(--_gap-s) 0; border-bottom: 1px solid var(--_border);
   }
+  .line .error-text { grid-column: 1 / -1; }
+  .what .link { padding: 0; }
   .line .name { font-weight: 600; overflow-wrap: anywhere; }
   .line .amount { text-align: end; white-space: nowrap; font-variant-numeric: tabular-nums; }
   .line input { min-height: 40px; text-align: end; }
@@ -155,11 +161,10 @@ export default css`
   }
   @container (max-width: 520px) {
     .grid2 { grid-template-columns: 1fr; }
-    .line { grid-template-columns: 88px minmax(0, 1fr) auto; }
-    /* Narrow: the name beside its remove button, then the quantity beside the amount. */
-    .line .what { grid-column: 1 / 3; }
-    .line .link { grid-row: 1; grid-column: 3; }
-    .line .amount { grid-column: 2 / -1; }
+    .lines { grid-template-columns: minmax(0, 1fr) 88px auto; }
+    /* Narrow: the name, its price and remove button, then the quantity beside the amount. */
+    .line .what { grid-column: 1 / -1; }
+    .line .qty { grid-column: 2; }
     .totals .grand { font-size: 1.05em; }
     .totals dd { padding-left: 4px; }
   }

@@ -305,6 +305,35 @@ describe('<svc-quote-form>', () => {
       assert.notOk($(form, '[part~="success"]'));
     });
 
+    for (const width of [360, 720]) {
+      it(`lines up quantities and amounts with the totals, tabbed in the order seen, at ${width} px`, async () => {
+        const form = await mount({ attrs: { locale: 'de' }, width: `${width}px` });
+        await pick(form, 'Laptop 14');
+        await pick(form, 'Mouse');
+        await pick(form, 'consultoría');
+        type($$<HTMLInputElement>(form, '.line input')[0]!, '12');
+        await form.updateComplete;
+        const box = (e: Element) => e.getBoundingClientRect();
+        const quantities = $$(form, '.line input').map(box);
+        const amounts = $$(form, '.line .amount').map(box);
+        const total = box($(form, '.totals dd.grand')!);
+        for (const q of quantities) {
+          assert.closeTo(q.left, quantities[0]!.left, 0.5, 'quantity boxes in one column');
+          assert.closeTo(q.right, quantities[0]!.right, 0.5, 'quantity boxes in one column');
+        }
+        for (const a of amounts) assert.closeTo(a.right, total.right, 0.5, 'amounts end where the totals do');
+        // Tab order = reading order: each focusable starts below, or right of, the one before.
+        const stops = $$(form, '.lines button, .lines input').map(box);
+        for (let i = 1; i < stops.length; i++) {
+          const [a, b] = [stops[i - 1]!, stops[i]!];
+          assert.ok(
+            b.top >= a.bottom - 1 || (b.left >= a.right && b.top < a.bottom),
+            `stop ${i} after stop ${i - 1}`,
+          );
+        }
+      });
+    }
+
     it('keeps the focus in the list when a line is removed', async () => {
       const form = await mount({ attrs: { locale: 'en' } });
       await pick(form, 'Monitor 27');
