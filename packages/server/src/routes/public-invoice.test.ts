@@ -49,6 +49,11 @@ describe('public invoice page /i/<token>', () => {
     expect(page).not.toMatch(/<script/i);
     expect(page).toContain(`/i/${inv.token}/pdf`);
     expect(page).toContain(`/i/${inv.token}/cfdi.xml`);
+    // Lines in rows that fit a phone; payments stacked with their labels.
+    expect(page).toContain('<table class="lines">');
+    expect(page).toContain(
+      '<td data-label="Forma de pago:">Efectivo</td><td data-label="Referencia:">Caja 3</td>',
+    );
     const english = await (await t.app.request(`/i/${inv.token}?lang=en`)).text();
     expect(english).toContain('Awaiting payment');
     expect(english).toContain('Balance due');

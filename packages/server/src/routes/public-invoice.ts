@@ -28,7 +28,7 @@ export function publicInvoiceRoutes(deps: AppDeps) {
     const invoice = TOKEN_RE.test(token) ? await findInvoiceByToken(deps.db, token) : undefined;
     if (!invoice) return undefined;
     const [org, items, payments, notes] = await Promise.all([
-      findOrg(deps.db, { id: invoice.org_id }),
+      findOrg(deps.db, { id: invoice.org_id }, invoice.mode),
       findInvoiceItems(deps.db, invoice.id),
       findInvoicePayments(deps.db, invoice.id),
       findCreditNotes(deps.db, invoice.id),
@@ -65,7 +65,7 @@ export function publicInvoiceRoutes(deps: AppDeps) {
         )}</nav>
 <p class="status" role="status"><strong>${withColon(doc.lang, STATE_LABEL[doc.lang])}</strong> ${doc.state} · <strong>${withColon(doc.lang, m.balance)}</strong> ${doc.totals[doc.totals.length - 1]![1]}</p>
 <dl class="meta">${doc.meta.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}</dl>
-<section class="card"><table><caption class="sr-only">${doc.title}</caption><thead><tr><th scope="col">${m.description}</th><th scope="col" class="n">${m.quantity}</th><th scope="col" class="n">${m.unitPrice}</th><th scope="col" class="n">${m.amount}</th></tr></thead>
+<section class="card"><table class="lines"><caption class="sr-only">${doc.title}</caption><thead><tr><th scope="col">${m.description}</th><th scope="col" class="n">${m.quantity}</th><th scope="col" class="n">${m.unitPrice}</th><th scope="col" class="n">${m.amount}</th></tr></thead>
 <tbody>${doc.lines.map(
           (line) =>
             html`<tr class="line"><td class="d">${line.descripcion}</td><td class="n q">${line.cantidad}<span class="each"> × ${line.precio}</span></td><td class="n p">${line.precio}</td><td class="n">${line.importe}</td></tr>`,
@@ -76,17 +76,17 @@ export function publicInvoiceRoutes(deps: AppDeps) {
         )}</tbody></table></section>
 ${
   doc.payments.length > 0
-    ? html`<section class="card"><h2>${m.payments}</h2><table><thead><tr><th scope="col">${m.date}</th><th scope="col">${m.method}</th><th scope="col">${m.reference}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>${doc.payments.map(
+    ? html`<section class="card"><h2>${m.payments}</h2><table class="stack"><thead><tr><th scope="col">${m.date}</th><th scope="col">${m.method}</th><th scope="col">${m.reference}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>${doc.payments.map(
         (p) =>
-          html`<tr><td>${p.fecha}</td><td>${p.metodo}</td><td>${p.referencia}</td><td class="n">${p.monto}</td></tr>`,
+          html`<tr><td>${p.fecha}</td><td data-label="${withColon(doc.lang, m.method)}">${p.metodo}</td><td data-label="${withColon(doc.lang, m.reference)}">${p.referencia}</td><td class="n">${p.monto}</td></tr>`,
       )}</tbody></table></section>`
     : ''
 }
 ${
   doc.notes.length > 0
-    ? html`<section class="card"><h2>${m.creditNotes}</h2><table><thead><tr><th scope="col">${m.creditNote}</th><th scope="col">${m.reason}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>${doc.notes.map(
+    ? html`<section class="card"><h2>${m.creditNotes}</h2><table class="stack"><thead><tr><th scope="col">${m.creditNote}</th><th scope="col">${m.reason}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>${doc.notes.map(
         (n) =>
-          html`<tr><td>${n.numero}<br><small>${n.folio_fiscal ?? ''}</small></td><td>${n.motivo}</td><td class="n">${n.monto}</td></tr>`,
+          html`<tr><td>${n.numero}<br><small>${n.folio_fiscal ?? ''}</small></td><td data-label="${withColon(doc.lang, m.reason)}">${n.motivo}</td><td class="n">${n.monto}</td></tr>`,
       )}</tbody></table></section>`
     : ''
 }

@@ -77,7 +77,7 @@ export function quotePage(view: QuotePageView) {
     invoiced: m.decided,
   };
 
-  const lines = html`<table><caption class="sr-only">${m.quote} ${quote.folio}</caption><thead><tr><th scope="col">${m.description}</th><th scope="col" class="n">${m.quantity}</th><th scope="col" class="n">${m.unitPrice}</th><th scope="col" class="n">${m.amount}</th></tr></thead>
+  const lines = html`<table class="lines"><caption class="sr-only">${m.quote} ${quote.folio}</caption><thead><tr><th scope="col">${m.description}</th><th scope="col" class="n">${m.quantity}</th><th scope="col" class="n">${m.unitPrice}</th><th scope="col" class="n">${m.amount}</th></tr></thead>
 <tbody>${items.map((item) => {
     const price = money(item.precio_negociado ?? item.precio_unitario);
     return html`<tr class="line${item.declinada ? ' declined' : ''}"><td class="d">${item.descripcion}${item.declinada ? html`<span class="tag">${p.declined}</span>` : ''}</td><td class="n q">${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}<span class="each"> × ${price}</span></td><td class="n p">${price}</td><td class="n">${item.declinada ? '—' : money(item.importe)}</td></tr>`;
@@ -132,10 +132,10 @@ ${items.map(
   const cent = String(10 ** -currencyExponent(quote.moneda));
   const plan = html`<section class="card" aria-labelledby="plan"><h2 id="plan">${p.plan}</h2>
 <p>${planHeading}</p>
-<table><thead><tr><th scope="col">${m.description}</th><th scope="col">${p.payBy}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>
+<table class="stack"><thead><tr><th scope="col">${m.description}</th><th scope="col">${p.payBy}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>
 ${payments.calendario.map(
   (step) =>
-    html`<tr><td>${stepName(step)}</td><td>${payBy(step)}</td><td class="n">${money(step.monto)}</td></tr>`,
+    html`<tr><td>${stepName(step)}</td><td data-label="${withColon(lang, p.payBy)}">${payBy(step)}</td><td class="n">${money(step.monto)}</td></tr>`,
 )}</tbody></table>
 <dl class="meta"><div><dt>${p.paid}</dt><dd>${money(payments.pagado)}</dd></div><div><dt>${p.balance}</dt><dd>${money(payments.saldo)}</dd></div></dl>
 ${

@@ -601,6 +601,26 @@ describe('the payment plan section', () => {
   });
 });
 
+describe('narrow screens', () => {
+  it('lays lines, totals and the plan out in rows that fit 320 px, amounts in one right column', async () => {
+    const css = await (await t.call('GET', '/q/assets/quote.css')).text();
+    const narrow = css.slice(css.indexOf('@media (max-width:560px)'));
+    // Column headers are hidden from sight only on the stacked tables, never removed for all tables.
+    expect(css).not.toMatch(/(^|[{}])thead\{display:none\}/);
+    expect(narrow).toContain('table.lines thead,table.stack thead{position:absolute');
+    // Each row is a grid whose text column may shrink (the quantity wraps) beside the amount.
+    expect(narrow).toContain('grid-template-columns:minmax(0,1fr) auto');
+    expect(narrow).toContain('tr.line td.q{text-align:left;color:#4d5560;white-space:normal}');
+    expect(narrow).toContain('table.totals tr{display:grid');
+    // Line amounts and totals end at the same inset as the totals' cells (4px).
+    expect(narrow).toContain('padding:10px 4px');
+    const q = await quote({ plan: { tipo: 'anticipo', porcentaje: 50 } });
+    const { html } = await open(q.token, '?lang=de');
+    expect(html).toContain('<table class="lines">');
+    expect(html).toMatch(/<table class="stack">.*<td data-label="Zahlbar bis:">/s);
+  });
+});
+
 describe('French typography', () => {
   it('puts a non-breaking space before colons in French, and none in the other languages', async () => {
     const created = await api('POST', '/cotizaciones', {

@@ -13,7 +13,7 @@ const BASE = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-app
 main{max-width:760px;margin:0 auto;padding:24px 16px}header{display:flex;justify-content:space-between;gap:12px;flex-wrap:wrap;align-items:baseline;border-bottom:3px solid var(--brand,#1f7a4d);padding-bottom:8px}
 h1{font-size:1.4rem;margin:0}.merchant{color:#4d5560}.card{background:#fff;border-radius:12px;padding:20px;margin-top:16px;box-shadow:0 1px 3px #0002}
 table{width:100%;border-collapse:collapse}th,td{padding:8px 4px;text-align:left;border-bottom:1px solid #e5e7eb;vertical-align:top}
-td.n,th.n{text-align:right;white-space:nowrap}.totals td{border:0;padding:4px}.totals tr.total td{font-weight:700;font-size:1.15rem;border-top:2px solid #1b1f24}
+td.n,th.n{text-align:right;white-space:nowrap;padding-left:12px}.totals td{border:0;padding:4px}.totals tr.total td{font-weight:700;font-size:1.15rem;border-top:2px solid #1b1f24}
 .meta{display:flex;gap:4px 24px;flex-wrap:wrap;color:#4d5560;margin-top:8px}.each{display:none}.actions{display:flex;gap:12px;margin-top:20px;flex-wrap:wrap;align-items:center}
 button{font:inherit;padding:12px 20px;border-radius:8px;border:1px solid var(--brand-ink,#1f7a4d);cursor:pointer;min-height:44px}
 button.primary{background:var(--brand,#1f7a4d);color:var(--on-brand,#fff);border-color:var(--brand,#1f7a4d)}button.secondary{background:#fff;color:var(--brand-ink,#1f7a4d)}
@@ -32,8 +32,16 @@ ol.messages{list-style:none;padding:0;margin:0;display:grid;gap:10px}ol.messages
 ol.messages li.vendedor{border-left-color:var(--brand,#1f7a4d)}.who{font-weight:600}.when{color:#4d5560;font-size:.85rem}.text{white-space:pre-line;margin:4px 0 0;overflow-wrap:anywhere}
 .accepted{color:#4d5560;font-size:.9rem;margin-top:12px}
 .field-error{color:#8a1c1c;font-weight:600;margin:0}[aria-invalid=true]:not([type=checkbox]){border:2px solid #b42318}.alert p{margin:0}.alert ul{margin:4px 0 0;padding-left:20px}.alert a{color:#8a1c1c}
-@media (max-width:560px){thead{display:none}tr.line{display:grid;grid-template-columns:1fr auto;gap:2px 8px;padding:10px 0;border-bottom:1px solid #e5e7eb}
-tr.line td{border:0;padding:0}tr.line td.d{grid-column:1/3;font-weight:600}tr.line td.q{text-align:left;color:#4d5560}tr.line td.p{display:none}.each{display:inline}}`;
+td.q{overflow-wrap:anywhere}
+@media (max-width:560px){main{padding:16px 12px}.card{padding:16px}
+table.lines,table.lines tbody,table.stack,table.stack tbody{display:block}
+table.lines thead,table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+tr.line,table.stack tr{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:2px 12px;padding:10px 4px;border-bottom:1px solid #e5e7eb}
+tr.line td,table.stack td{border:0;padding:0;min-width:0}tr.line td.d{grid-column:1/3;font-weight:600}tr.line td.q{text-align:left;color:#4d5560;white-space:normal}tr.line td.p{display:none}.each{display:inline}
+tr.line td.n:last-child,table.stack td.n{grid-column:2;text-align:right}table.stack td.n{grid-row:1}table.stack td:not(.n){grid-column:1;overflow-wrap:anywhere}
+table.totals,table.totals tbody{display:block}table.totals tr{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:0 12px}table.totals td{overflow-wrap:anywhere}table.totals td.n{overflow-wrap:normal}
+table.totals tr.total{border-top:2px solid #1b1f24;margin-top:4px}table.totals tr.total td{border:0}
+table.stack td[data-label]{color:#4d5560;grid-column:1/3}table.stack td[data-label]::before{content:attr(data-label) " "}}`;
 
 /** sRGB relative luminance of a `rrggbb` colour (WCAG 2). */
 function luminance(hex: string): number {
