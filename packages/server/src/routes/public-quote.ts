@@ -110,7 +110,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
     } = {},
   ) => {
     const [org, items, payments, conversation] = await Promise.all([
-      findOrg(deps.db, { id: quote.org_id }),
+      findOrg(deps.db, { id: quote.org_id }, quote.mode),
       findQuoteItems(deps.db, quote.id),
       paymentFields(deps.db, quote),
       findQuoteMessages(deps.db, quote.id),
@@ -244,7 +244,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
         const quote = await publicQuote(c.req.param('token'));
         if (!quote) return notFound(c);
         const [org, items] = await Promise.all([
-          findOrg(deps.db, { id: quote.org_id }),
+          findOrg(deps.db, { id: quote.org_id }, quote.mode),
           findQuoteItems(deps.db, quote.id),
         ]);
         const pdf = await renderPdf(quotePdfView(quote, items, org!, langOf(c, quote)));

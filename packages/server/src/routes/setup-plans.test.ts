@@ -195,11 +195,27 @@ describe('the review page', () => {
     expect(
       await count(`workflows WHERE org_id = $1 AND nombre = '${plan.workflows[0]!.nombre}'`, scope),
     ).toBe(1);
-    const [org] = await t.db.query<{ brand_color: string; widget: Json }>(
-      'SELECT brand_color, widget FROM orgs WHERE id = $1',
+    // Approved in test mode, the colour and features are test mode's: the live widget keeps its own.
+    const widget = async (key: string) =>
+      (
+        (await (
+          await t.call('GET', '/api/v1/elements/config', {
+            key,
+            headers: { origin: t.seed.publishable_origins[0]! },
+          })
+        ).json()) as Json
+      ).data;
+    expect(await widget(t.seed.keys.pk_test)).toMatchObject({
+      org: { color: '#7a1f5c' },
+      features: { custom_items: true },
+    });
+    expect((await widget(t.seed.keys.pk_live)).org.color).not.toBe('#7a1f5c');
+    const [org] = await t.db.query<{ brand_color: string | null; test_settings: Json }>(
+      'SELECT brand_color, test_settings FROM orgs WHERE id = $1',
       scope,
     );
-    expect(org).toMatchObject({ brand_color: '#7a1f5c', widget: { custom_items: true } });
+    expect(org!.brand_color).not.toBe('#7a1f5c');
+    expect(org!.test_settings).toEqual({ brand_color: '#7a1f5c', widget: { custom_items: true } });
     const events = (
       (await (await t.call('GET', '/api/v1/events?limit=5', { key: sk })).json()) as Json
     ).data.map((e: Json) => e.type);

@@ -40,7 +40,7 @@ export function setupReviewRoutes(deps: AppDeps) {
       );
     }
     const { plan, current } = review;
-    const org = (await findOrg(deps.db, { id: plan.org_id }))!;
+    const org = (await findOrg(deps.db, { id: plan.org_id }, plan.mode))!;
     const lang = langOf(c, org.locale);
     const m = REVIEW_MESSAGES[lang];
     const csrf = csrfTokens.issue(c, `/setup/review/${token}`);

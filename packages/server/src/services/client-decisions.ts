@@ -171,7 +171,7 @@ export async function commentOnPage(
       throw notOpen(quote, 'make a counteroffer on', NEGOTIABLE);
     }
     const stored = await addQuoteMessage(tx, quote, { autor: 'cliente', ...message }, ACTOR);
-    const org = (await findOrg(tx, { id: quote.org_id }))!;
+    const org = (await findOrg(tx, { id: quote.org_id }, quote.mode))!;
     return queueSellerNotice(tx, {
       quote,
       org,

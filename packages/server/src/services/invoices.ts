@@ -740,7 +740,7 @@ export async function fireOverdueInvoices(
         return false;
       }
       const marked = await updateInvoice(tx, id, { overdue_at: now.toISOString() });
-      const org = (await findOrg(tx, { id: org_id }))!;
+      const org = (await findOrg(tx, { id: org_id }, mode))!;
       const queued = await queueInvoiceEmail(tx, deps, { invoice: marked, org, kind: 'reminder' });
       await insertEvent(tx, {
         orgId: org_id,

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { type ApiKeyRecord, AUTH_CHANGED_CHANNEL, hashKey } from './api-keys.js';
-import type { Org } from './orgs.js';
+import { type Org, orgInMode } from './orgs.js';
 
 /** A key found by its hash, with its organization. */
 export interface KeyWithOrg {
@@ -109,7 +109,8 @@ export class KeyStore {
         revoked_at: key.revoked_at ? new Date(key.revoked_at) : null,
         created_at: new Date(key.created_at),
       },
-      org: { ...org, created_at: new Date(org.created_at) },
+      // As the key's mode sees it: test mode's widget settings stay in test mode.
+      org: orgInMode({ ...org, created_at: new Date(org.created_at) }, key.mode),
     };
   }
 }

@@ -40,7 +40,29 @@ export interface Org {
   widget: WidgetSettings;
   /** Where the seller is told of a client's message on a quote page (e-mail outbox); null: nowhere. */
   email_avisos: string | null;
+  /** Test mode's own brand colour and widget features, over the above ({@link orgInMode}). */
+  test_settings?: TestSettings;
   created_at: Date;
+}
+
+/** What test mode sets of the organization's widget (`orgs.test_settings`), from setup plans. */
+export interface TestSettings {
+  brand_color?: string | null;
+  widget?: WidgetSettings;
+}
+
+/**
+ * The organization as a key or page of `mode` sees it: in test mode, the brand colour and widget
+ * features a test-mode setup plan set, over the organization's own; in live mode, its own.
+ */
+export function orgInMode(org: Org, mode: string): Org {
+  const test = org.test_settings;
+  if (mode !== 'test' || !test || (test.brand_color == null && !test.widget)) return org;
+  return {
+    ...org,
+    brand_color: test.brand_color ?? org.brand_color,
+    widget: { ...org.widget, ...test.widget },
+  };
 }
 
 /** What creating an organization needs; everything but the name and plan has a default. */
@@ -50,7 +72,7 @@ export type NewOrg = Partial<Omit<Org, 'id' | 'created_at' | 'nombre' | 'plan'>>
 };
 
 const COLUMNS =
-  'id, slug, nombre, plan, country, currency, currencies, locale, default_tax_rate, brand_color, logo_url, terminos, vigencia_dias, approval_discount_pct, widget, email_avisos, created_at';
+  'id, slug, nombre, plan, country, currency, currencies, locale, default_tax_rate, brand_color, logo_url, terminos, vigencia_dias, approval_discount_pct, widget, email_avisos, test_settings, created_at';
 
 /** Creates an organization. */
 export async function createOrg(db: Queryable, input: NewOrg): Promise<Org> {
@@ -84,16 +106,20 @@ export async function createOrg(db: Queryable, input: NewOrg): Promise<Org> {
   return org!;
 }
 
-/** Reads an organization by id or by slug. */
+/**
+ * Reads an organization by id or by slug; with `mode`, as keys and pages of that mode see it
+ * ({@link orgInMode}).
+ */
 export async function findOrg(
   db: Queryable,
   by: { id: string } | { slug: string },
+  mode?: string,
 ): Promise<Org | undefined> {
   const [org] =
     'id' in by
       ? await db.query<Org>(`SELECT ${COLUMNS} FROM orgs WHERE id = $1`, [by.id])
       : await db.query<Org>(`SELECT ${COLUMNS} FROM orgs WHERE slug = $1`, [by.slug]);
-  return org;
+  return org && mode ? orgInMode(org, mode) : org;
 }
 
 /** Tells every process that an organization's settings changed, so caches drop it. */

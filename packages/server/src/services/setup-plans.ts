@@ -119,9 +119,14 @@ async function readCurrent(
           [orgId, mode, names],
         )
       : [],
+    // The colour and features as this mode sees them (test mode's own over the organization's).
     db.query<{ version: string; brand_color: string | null; widget: Record<string, unknown> }>(
-      'SELECT xmin::text AS version, brand_color, widget FROM orgs WHERE id = $1',
-      [orgId],
+      `SELECT xmin::text AS version,
+              CASE WHEN $2 = 'test' THEN coalesce(test_settings->>'brand_color', brand_color) ELSE brand_color END
+                AS brand_color,
+              CASE WHEN $2 = 'test' THEN widget || coalesce(test_settings->'widget', '{}') ELSE widget END AS widget
+       FROM orgs WHERE id = $1`,
+      [orgId, mode],
     ),
     db.query<{ allowed_origins: string[] }>(
       `SELECT allowed_origins FROM api_keys
@@ -446,8 +451,13 @@ async function applyPlan(tx: Queryable, row: PlanRow, current: CurrentState) {
   for (const workflow of plan.workflows ?? []) await upsertWorkflow(tx, { orgId, mode }, workflow);
   if (plan.elements) {
     const { color, features, origins } = plan.elements;
+    // A test-mode plan sets test mode's own colour and features: live keys never see them.
     await tx.query(
-      `UPDATE orgs SET brand_color = coalesce($2, brand_color), widget = widget || $3::jsonb WHERE id = $1`,
+      mode === 'test'
+        ? `UPDATE orgs SET test_settings = jsonb_build_object(
+             'brand_color', coalesce($2, test_settings->>'brand_color'),
+             'widget', coalesce(test_settings->'widget', '{}') || $3::jsonb) WHERE id = $1`
+        : `UPDATE orgs SET brand_color = coalesce($2, brand_color), widget = widget || $3::jsonb WHERE id = $1`,
       [orgId, color ?? null, JSON.stringify(features ?? {})],
     );
     if (origins) {
