@@ -13,6 +13,7 @@ import type { SvcDraftItemDetail } from '../events/svc-draft-item.js';
 import { svcEvent } from '../events/svc-event.js';
 import type { SvcQuoteCreatedDetail } from '../events/svc-quote-created.js';
 import { ApiClient, SvcApiError } from '../internal/api-client.js';
+import { brandColors } from '../internal/brand.js';
 import { errorTemplate, format, type Locale, messagesFor, pickLocale } from '../internal/i18n/index.js';
 import type { View } from '../internal/view.js';
 import {
@@ -101,8 +102,8 @@ const asError = (error: unknown) =>
  * @csspart error - the view when the form cannot load
  *
  * @cssproperty --svc-color-primary - main colour (default: the merchant's brand colour)
- * @cssproperty --svc-color-on-primary - text on the main colour (default: white)
- * @cssproperty --svc-color-primary-text - links and outlined buttons in the main colour (default: the main colour darkened, or lightened in dark mode)
+ * @cssproperty --svc-color-on-primary - text on the main colour (default: white, or near black on a light brand colour)
+ * @cssproperty --svc-color-primary-text - links, outlined buttons and focus rings in the main colour (default: the brand colour darkened until it reads at 4.5:1 on white, or lightened in dark mode)
  * @cssproperty --svc-color-text - text colour
  * @cssproperty --svc-color-muted - secondary text colour
  * @cssproperty --svc-color-surface - card background
@@ -328,7 +329,15 @@ export class SvcQuoteForm extends LitElement {
       if (load !== this.#loads) return;
       this.config = data;
       this.#repriceCatalogLines();
-      if (data.org.color) this.style.setProperty('--svc-brand', data.org.color);
+      const brand = data.org.color;
+      if (brand) this.style.setProperty('--svc-brand', brand);
+      // Text on the brand and a darker ink that read at 4.5:1, unless the page sets its own main colour.
+      const readable =
+        brand && !getComputedStyle(this).getPropertyValue('--svc-color-primary') && brandColors(brand);
+      if (readable) {
+        this.style.setProperty('--svc-brand-on', readable[0]);
+        this.style.setProperty('--svc-brand-ink', readable[1]);
+      }
       this.fiscalCountry ||= (this.cliente.fiscal?.country ?? data.org.country ?? '').toUpperCase();
       this.phase = 'ready';
       await this.updateComplete;

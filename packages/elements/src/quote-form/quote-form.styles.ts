@@ -6,9 +6,10 @@ import { css } from 'lit';
 export default css`
   :host {
     --_primary: var(--svc-color-primary, var(--svc-brand, #1f7a4d));
-    --_on-primary: var(--svc-color-on-primary, #fff);
+    --_on-primary: var(--svc-color-on-primary, var(--svc-brand-on, #fff));
     --_primary-soft: color-mix(in srgb, var(--_primary) 14%, transparent);
-    --_primary-text: var(--svc-color-primary-text, color-mix(in srgb, var(--_primary) 80%, #000));
+    /* The brand's ink (4.5:1 on white, set from the configuration) darkened a little more: it also sits on tints. */
+    --_primary-text: var(--svc-color-primary-text, color-mix(in srgb, var(--svc-brand-ink, var(--_primary)) 80%, #000));
     --_text: var(--svc-color-text, #1b1f24);
     --_muted: var(--svc-color-muted, #5b6470);
     --_surface: var(--svc-color-surface, #fff);
@@ -74,11 +75,11 @@ export default css`
   }
   textarea { resize: vertical; }
   /* The success heading gets the focus from the script: its ring shows after a click too. */
-  :focus-visible, h2:focus { outline: 2px solid var(--_primary); outline-offset: 1px; }
+  :focus-visible, h2:focus { outline: 2px solid var(--_primary-text); outline-offset: 1px; }
   [aria-invalid='true'] { border-color: var(--_danger); }
   button, .button {
     font: inherit; border-radius: var(--_radius); padding: var(--_pad); min-height: var(--_control); cursor: pointer;
-    border: 1px solid var(--_primary); background: transparent; color: var(--_primary-text); font-weight: 600;
+    border: 1px solid var(--_primary-text); background: transparent; color: var(--_primary-text); font-weight: 600;
     display: inline-flex; align-items: center; justify-content: center; text-decoration: none; white-space: nowrap;
   }
   .primary { background: var(--_primary); color: var(--_on-primary); }

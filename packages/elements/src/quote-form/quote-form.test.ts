@@ -125,6 +125,34 @@ describe('<svc-quote-form>', () => {
       assert.include(getComputedStyle($(form, '[part~="base"]')!).fontFamily, 'Georgia');
     });
 
+    it('keeps a light brand colour readable: dark text on it, and a darker ink for links (4.5:1)', async () => {
+      const svc = await testService();
+      const real = (await (
+        await fetch(`${svc.directApiBase}/elements/config`, {
+          headers: { authorization: `Bearer ${svc.key}` },
+        })
+      ).json()) as { data: { org: Record<string, unknown> } };
+      await fault({
+        method: 'GET',
+        path: '/elements/config',
+        action: 'respond',
+        status: 200,
+        body: { data: { ...real.data, org: { ...real.data.org, color: '#ffd60a' } } },
+      });
+      const form = await mount({ attrs: { 'api-base': await freshApiBase() } });
+      await pick(form, 'Mouse');
+      const submit = getComputedStyle($(form, '[part="submit"]')!);
+      assert.equal(submit.backgroundColor, 'rgb(255, 214, 10)');
+      assert.equal(submit.color, 'rgb(17, 17, 17)', 'near black on yellow');
+      // The quote page's ink for this brand (brand.css?c=ffd60a: #806b05), 20 % darker.
+      assert.equal(form.style.getPropertyValue('--svc-brand-ink'), '#806b05');
+      const ink = getComputedStyle($(form, 'summary')!).color;
+      assert.equal(getComputedStyle($(form, '[part="coupon"] button')!).color, ink);
+      assert.notEqual(ink, 'rgb(255, 214, 10)');
+      // axe-core measures every text: links, summaries, outlined buttons and the submit button.
+      assert.deepEqual(await axeViolations(form), []);
+    });
+
     it('follows the system colour scheme with theme="auto"', async () => {
       await emulateMedia({ colorScheme: 'dark' });
       const auto = await mount({ attrs: { theme: 'auto' } });
