@@ -134,6 +134,19 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
       code: 1,
     });
     await expect(cli(['frobnicate'], env)).rejects.toMatchObject({ code: 1 });
+    // Codes of the form but of no country or currency.
+    for (const [flag, value] of [
+      ['--country', 'ZZ'],
+      ['--country', 'XX'],
+      ['--currency', 'ZZZ'],
+    ]) {
+      await expect(
+        cli(['orgs', 'create', '--name', 'X', '--plan', 'free', flag!, value!], env),
+      ).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`${flag} must be an ISO`),
+      });
+    }
     // Permissions name the resources the service knows, and only restricted keys take them.
     const key = [
       'keys',

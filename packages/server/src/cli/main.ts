@@ -13,11 +13,12 @@ Usage:
                          [--origin URL]... [--ip IP]... [--expires ISO_DATE] [--permission RESOURCE=read|write]... [--json]
   svc-server keys rotate KEY_ID [--grace HOURS] [--json]
   svc-server keys revoke KEY_ID
-  svc-server orgs create --name NAME --plan free|starter|professional|scale|developer [--country XX] [--currency XXX] [--json]
+  svc-server orgs create --name NAME --plan free|starter|professional|scale|developer [--country XX] [--currency XXX]
+                         [--notify-email ADDRESS] [--json]
   svc-server mcp --key KEY      the agent interface (MCP) over stdio
 
-Environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, AI_BASE_URL, AI_MODEL, AI_API_KEY, SMTP_URL,
-FISCAL_PROVIDER, FISCAL_URL, FISCAL_USER, FISCAL_PASSWORD, LOG_LEVEL.
+Environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, TRUST_PROXY, AI_BASE_URL, AI_MODEL, AI_API_KEY,
+SMTP_URL, FISCAL_PROVIDER, FISCAL_URL, FISCAL_USER, FISCAL_PASSWORD, LOG_LEVEL.
 `;
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { isCurrencyCode } from '@svc/core';
 import * as v from 'valibot';
 import { countryLang } from '../i18n/messages.js';
 import { emailAddress } from '../schemas/requests.js';
@@ -43,9 +44,8 @@ export async function orgsCommand(argv: string[]): Promise<number> {
   if (!values.name || !values.plan) throw new Error('--name and --plan are required');
   const country = (values.country ?? 'MX').toUpperCase();
   const currency = (values.currency ?? 'MXN').toUpperCase();
-  if (!/^[A-Z]{2}$/.test(country))
-    throw new Error('--country must be an ISO 3166-1 alpha-2 code like MX or ES');
-  if (!/^[A-Z]{3}$/.test(currency)) throw new Error('--currency must be an ISO 4217 code like MXN or EUR');
+  if (!isCountryCode(country)) throw new Error('--country must be an ISO 3166-1 alpha-2 code like MX or ES');
+  if (!isCurrencyCode(currency)) throw new Error('--currency must be an ISO 4217 code like MXN or EUR');
   const notifyEmail = values['notify-email'];
   if (notifyEmail !== undefined && !v.is(emailAddress, notifyEmail))
     throw new Error('--notify-email must be an e-mail address');
@@ -74,4 +74,15 @@ export async function orgsCommand(argv: string[]): Promise<number> {
       : `Created organization ${org.nombre} (${org.id}), plan ${org.plan}\n`,
   );
   return 0;
+}
+
+const REGIONS = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/** A country of ISO 3166-1 alpha-2 (`MX`), not a code that names none (`XX`) or no country (`ZZ`, `EU`). */
+function isCountryCode(code: string): boolean {
+  return (
+    /^[A-Z]{2}$/.test(code) &&
+    !['ZZ', 'EU', 'UN', 'EZ', 'QO'].includes(code) &&
+    REGIONS.of(code) !== undefined
+  );
 }
