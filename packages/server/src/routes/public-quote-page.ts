@@ -1,4 +1,4 @@
-import { currencyExponent, formatMoney, termLabel } from '@svc/core';
+import { formatMoney, termLabel } from '@svc/core';
 import { html } from 'hono/html';
 import { LANGS, type Lang, MESSAGES, withColon } from '../i18n/messages.js';
 import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
@@ -40,6 +40,9 @@ export interface QuotePageView {
  * counteroffers, and the PDF. Plain HTML forms, no script: it works without JavaScript under the
  * page's strict CSP, and every form carries the CSRF value.
  */
+/** The decimal mark of a locale (`es-ES` `,`, `es-MX` `.`), as its numbers are typed. */
+export const decimalMark = (locale: string): string => new Intl.NumberFormat(locale).format(1.5)[1] ?? '.';
+
 export function quotePage(view: QuotePageView) {
   const { quote, items, org, lang, payments, conversation, csrf, values = {} } = view;
   const m = MESSAGES[lang];
@@ -128,8 +131,6 @@ ${items.map(
   const planHeading = single
     ? p.singlePayment(single.dias === 0 ? p.onApproval : p.afterApproval(single.dias))
     : planText(payments.plan_pagos, lang);
-  // The smallest amount of the currency: the browser refuses what the server would.
-  const cent = String(10 ** -currencyExponent(quote.moneda));
   const plan = html`<section class="card" aria-labelledby="plan"><h2 id="plan">${p.plan}</h2>
 <p>${planHeading}</p>
 <table class="stack"><thead><tr><th scope="col">${m.description}</th><th scope="col">${p.payBy}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>
@@ -152,7 +153,7 @@ ${
   canPromise
     ? html`<h3>${p.promiseTitle}</h3><form method="post" action="${action('promise')}" class="stack">${csrfField}
 <div class="field"><label for="fecha_promesa">${p.promiseDate}</label>${errorOf('fecha_promesa')}<input type="date" id="fecha_promesa" name="fecha_promesa" required min="${view.today}"${invalid('fecha_promesa')} value="${values.fecha_promesa ?? ''}"></div>
-<div class="field"><label for="monto">${p.promiseAmount} (${quote.moneda})</label>${errorOf('monto')}<input type="number" id="monto" name="monto" required min="${cent}" step="${cent}" max="${payments.saldo}"${invalid('monto')} value="${values.monto ?? String(payments.saldo)}"></div>
+<div class="field"><label for="monto">${p.promiseAmount} (${quote.moneda})</label>${errorOf('monto')}<input type="text" inputmode="decimal" autocomplete="off" id="monto" name="monto" required${invalid('monto')} value="${values.monto ?? String(payments.saldo).replace('.', decimalMark(locale))}"></div>
 <div class="actions"><button class="secondary" type="submit">${p.promiseSubmit}</button></div></form>`
     : ''
 }
@@ -202,7 +203,7 @@ ${
         ([value, label]) =>
           html`<option value="${value}"${value === chosenKind ? ' selected' : ''}>${label}</option>`,
       )}</select></div>
-<div class="field"><label for="valor">${p.counterValue}</label>${errorOf('valor')}<input type="number" id="valor" name="valor" min="0" step="any"${invalid('valor')} value="${values.valor ?? ''}"></div></fieldset>`
+<div class="field"><label for="valor">${p.counterValue}</label>${errorOf('valor')}<input type="text" inputmode="decimal" autocomplete="off" id="valor" name="valor"${invalid('valor')} value="${values.valor ?? ''}"></div></fieldset>`
     : ''
 }
 <div class="actions"><button class="primary" type="submit">${p.send}</button></div>

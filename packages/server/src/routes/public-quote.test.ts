@@ -412,6 +412,38 @@ describe('rejecting, talking and promising on the page', () => {
     expect((await detail(q.id)).conversacion).toEqual([]);
   });
 
+  it("reads a counteroffer's amount as the page's locale writes it, the other mark too", async () => {
+    const q = await quote();
+    const { cookie, csrf } = await open(q.token, '?lang=fr');
+    const cases: [string, string, number][] = [
+      // French (fr-MX here, the merchant being in Mexico): comma decimals, space or dot groups.
+      ['comment?lang=fr', '22000,50', 22000.5],
+      ['comment?lang=fr', '22 000,5', 22000.5],
+      ['comment?lang=fr', '22.000,5', 22000.5],
+      // Spanish in Mexico: dot decimals, comma groups; a lone comma before two digits is decimal.
+      ['comment', '22,000.50', 22000.5],
+      ['comment', '22000,5', 22000.5],
+    ];
+    for (const [form, valor] of cases) {
+      const res = await send(
+        q.token,
+        form,
+        { mensaje: 'Oferta', tipo_propuesta: 'total', valor },
+        { cookie, csrf },
+      );
+      expect(res.status, valor).toBe(303);
+    }
+    const offers = (await detail(q.id)).conversacion.map((m: Json) => m.propuesta?.total);
+    expect(offers).toEqual(cases.map(([, , value]) => value));
+    const refused = await send(
+      q.token,
+      'comment?lang=fr',
+      { mensaje: 'x', tipo_propuesta: 'total', valor: '22,000,5' },
+      { cookie, csrf },
+    );
+    expect(refused.status).toBe(400);
+  });
+
   it('adds messages about the quote or a line, and counteroffers that change nothing by themselves', async () => {
     const q = await quote();
     const [laptop] = q.detail.items as Json[];
@@ -557,8 +589,8 @@ describe('rejecting, talking and promising on the page', () => {
         new RegExp(`id="${field}"[^>]*aria-invalid="true" aria-describedby="${field}-error"`),
       );
     }
-    // The browser refuses what the server would: amounts above zero, in cents.
-    expect((await open(q.token)).html).toMatch(/id="monto"[^>]*min="0.01" step="0.01"/);
+    // Typed as text in the page's locale: the amount is offered as the locale writes it.
+    expect((await open(q.token)).html).toMatch(/<input type="text" inputmode="decimal"[^>]*id="monto"/);
     expect((await detail(q.id)).promesas).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { currencyExponent, fromMinor, toMinor } from '@svc/core';
+import { currencyExponent, fromMinor, parseDecimal, toMinor } from '@svc/core';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
@@ -20,7 +20,7 @@ import { balanceOf, isoDay, paymentFields } from '../services/payments.js';
 import { findPublicQuote, markViewed } from '../services/quote-actions.js';
 import { cleanMessage } from '../services/quote-conversation.js';
 import type { AppDeps, AppEnv } from '../types.js';
-import { quoteNotFoundPage, quotePage, quotePreparingPage } from './public-quote-page.js';
+import { decimalMark, quoteNotFoundPage, quotePage, quotePreparingPage } from './public-quote-page.js';
 import { publicStyleRoutes } from './public-styles.js';
 
 /** What a public link's token looks like; anything else is a 404 without a query. */
@@ -74,9 +74,13 @@ const text = (form: FormBody, name: string) => {
   const value = form[name];
   return typeof value === 'string' ? value : '';
 };
-const positiveNumber = (raw: string) => {
-  const value = Number(raw.trim());
-  return raw.trim() !== '' && Number.isFinite(value) && value > 0 ? value : undefined;
+/**
+ * A number above 0 as the client typed it: in the page's locale (`1.234,5` in Spain, `1,234.5` in
+ * Mexico), the other mark read sensibly too, as the widget reads it (`parseDecimal`).
+ */
+const positiveNumber = (raw: string, mark: string) => {
+  const value = parseDecimal(raw.trim(), mark);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
 };
 
 /**
@@ -145,6 +149,9 @@ export function publicQuoteRoutes(deps: AppDeps) {
     p: QuotePageMessages,
   ) => {
     const token = quote.token;
+    const mark = decimalMark(
+      `${langOf(c, quote)}-${(await findOrg(deps.db, { id: quote.org_id }))?.country ?? 'MX'}`,
+    );
     if (name === 'approve') {
       const lineas = [form.lineas].flat().filter((id): id is string => typeof id === 'string');
       const nombre = text(form, 'nombre').trim();
@@ -166,7 +173,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
       const kind = text(form, 'tipo_propuesta') as (typeof PROPOSALS)[number] | '';
       let propuesta: Proposal | null = null;
       if (kind) {
-        const value = positiveNumber(text(form, 'valor'));
+        const value = positiveNumber(text(form, 'valor'), mark);
         if (!PROPOSALS.includes(kind)) throw new FormRefusal({ tipo_propuesta: p.errors.other });
         if (value === undefined) throw new FormRefusal({ valor: p.errors.propuesta });
         propuesta = { [kind]: value };
@@ -178,7 +185,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
       });
     } else {
       const fecha = text(form, 'fecha_promesa');
-      const monto = positiveNumber(text(form, 'monto'));
+      const monto = positiveNumber(text(form, 'monto'), mark);
       const fields: FieldErrors = {};
       if (!ISO_DATE.test(fecha) || !dayExists(fecha) || fecha < isoDay(deps.now()))
         fields.fecha_promesa = p.errors.promiseDate;

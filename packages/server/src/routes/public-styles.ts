@@ -1,3 +1,4 @@
+import { brandColors } from '@svc/core';
 import { Hono } from 'hono';
 import type { AppEnv } from '../types.js';
 
@@ -43,39 +44,15 @@ table.totals,table.totals tbody{display:block}table.totals tr{display:grid;grid-
 table.totals tr.total{border-top:2px solid #1b1f24;margin-top:4px}table.totals tr.total td{border:0}
 table.stack td[data-label]{color:#4d5560;grid-column:1/3}table.stack td[data-label]::before{content:attr(data-label) " "}}`;
 
-/** sRGB relative luminance of a `rrggbb` colour (WCAG 2). */
-function luminance(hex: string): number {
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-}
-
-const contrast = (a: number, b: number) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-
-/** The colour darkened by `share` (0–1) toward black. */
-const darken = (hex: string, share: number) =>
-  [0, 2, 4]
-    .map((i) =>
-      Math.round(Number.parseInt(hex.slice(i, i + 2), 16) * (1 - share))
-        .toString(16)
-        .padStart(2, '0'),
-    )
-    .join('');
-
 /**
  * The colours of a brand: the brand itself for surfaces, the text that reads on it (white or near
- * black), and an ink dark enough to read on white (WCAG AA, 4.5:1), for outlines and text.
+ * black), and an ink dark enough to read on white (WCAG AA, 4.5:1), for outlines and text; the
+ * widget picks them the same way (`brandColors` of `@svc/core`).
  */
 export function brandCss(color: string | null | undefined): string {
   const hex = /^#?[0-9a-fA-F]{6}$/.test(color ?? '') ? color!.replace('#', '').toLowerCase() : DEFAULT_BRAND;
-  const white = 1;
-  const onBrand = contrast(luminance(hex), white) >= 4.5 ? '#fff' : '#111';
-  let ink = hex;
-  for (let share = 0.1; contrast(luminance(ink), white) < 4.5 && share < 1; share += 0.1)
-    ink = darken(hex, share);
-  return `:root{--brand:#${hex};--on-brand:${onBrand};--brand-ink:#${ink}}`;
+  const [onBrand, ink] = brandColors(`#${hex}`)!;
+  return `:root{--brand:#${hex};--on-brand:${onBrand};--brand-ink:${ink}}`;
 }
 
 /** The stylesheet link of a merchant's brand colour, for a page's `<head>`. */

@@ -1,4 +1,4 @@
-import { assert } from 'chai';
+import { assert, describe, it } from 'vitest';
 import { parseDecimal, readNumber } from './decimal.js';
 
 describe('parseDecimal', () => {

@@ -19,9 +19,9 @@ const darken = (hex: string, keep: number) =>
     .join('');
 
 /**
- * The colours a merchant's brand needs to stay readable, picked as the quote page picks them
- * (`brandCss` in the server's public-styles.ts): the text on the brand (white, or near black when
- * white is under 4.5:1), and an ink darkened in steps of 10 % until it reads on white at 4.5:1.
+ * The colours a merchant's brand needs to stay readable, for the widget and the server's pages
+ * alike: the text on the brand (white, or near black when white is under 4.5:1, WCAG AA), and an
+ * ink darkened in steps of 10 % until it reads on white at 4.5:1, for outlines and text.
  * @param color - `#rrggbb`; anything else gives undefined (the stylesheet's defaults stay)
  * @example brandColors('#ffd60a') // ['#111', '#806b05']
  */
