@@ -79,14 +79,7 @@ export const productPatchSchema = v.strictObject({
   ...v.omit(productCreateSchema, ['sku']).entries,
   nombre: v.optional(productCreateSchema.entries.nombre),
   precio_lista: v.optional(productCreateSchema.entries.precio_lista),
-  unidad: v.optional(
-    v.pipe(
-      v.string('must be a string'),
-      v.trim(),
-      v.minLength(1, 'must not be empty'),
-      v.maxLength(40, 'at most 40 characters'),
-    ),
-  ),
+  unidad: v.optional(text(40)),
   aliases: v.optional(productCreateSchema.entries.aliases.wrapped),
   fraccionable: v.optional(v.boolean('must be true or false')),
   activo: v.optional(v.boolean('must be true or false')),
