@@ -23,6 +23,20 @@ describe('the error handler', () => {
     expect(((await res.json()) as { code: string }).code).toBe('service_unavailable');
   });
 
+  it('answers a row deleted between reading and writing (a foreign key violation) with 409, not a 500', async () => {
+    const gone = Object.assign(
+      new Error('insert or update on table "quotes" violates foreign key constraint'),
+      {
+        code: '23503',
+      },
+    );
+    const res = await appThrowing(gone).request('/');
+    expect(res.status).toBe(409);
+    const body = (await res.json()) as { code: string; error: string };
+    expect(body.code).toBe('invalid_state');
+    expect(body.error).not.toContain('quotes');
+  });
+
   it('answers any other unexpected error with a 500 that reveals nothing', async () => {
     const res = await appThrowing(new Error('secret detail')).request('/');
     expect(res.status).toBe(500);

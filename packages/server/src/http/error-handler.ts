@@ -10,6 +10,8 @@ import { unstorableText } from './json-body.js';
 
 /** PostgreSQL's `lock_not_available`: a lock wait ran past `lock_timeout`. */
 const LOCK_NOT_AVAILABLE = '55P03';
+/** PostgreSQL's `foreign_key_violation`: a row named by the write was deleted meanwhile. */
+const FOREIGN_KEY_VIOLATION = '23503';
 
 /** The flat error body of every 4xx and 5xx response. */
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
@@ -63,6 +65,15 @@ export function apiErrorFor(error: unknown, logger: Logger, requestId: string): 
     // U+0000 from an input not checked where it was read (a form field, an agent's argument):
     // PostgreSQL refuses it before anything is written, and it is the caller's input.
     return unstorableText('text');
+  }
+  if ((error as { code?: string } | null)?.code === FOREIGN_KEY_VIOLATION) {
+    // A client or product the request names was deleted between its reading and its writing
+    // (a DELETE of one that no document named yet): the write rolled back whole.
+    return new ApiError(
+      409,
+      'invalid_state',
+      'A client or product this request names was deleted meanwhile. Nothing was written.',
+    );
   }
   if ((error as { code?: string } | null)?.code === LOCK_NOT_AVAILABLE) {
     // A lock wait ran past the transaction's lock_timeout (an idempotent request bounds its

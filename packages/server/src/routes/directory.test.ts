@@ -305,6 +305,21 @@ describe('changing and deleting', () => {
     expect((await previewOf(created.id, 120)).status).toBe(400);
   });
 
+  it('checks what a patch sends, not what it leaves: a product of an old rate can be deactivated', async () => {
+    const created = (await api('POST', '/productos', { sku: 'PATCH-3', nombre: 'Viejo', precio_lista: 10 }))
+      .body.data;
+    // As made before the tax catalog was checked.
+    await t.db.query('UPDATE products SET tax_rate = 0.15 WHERE id = $1', [created.id]);
+    const res = await api('PATCH', `/productos/${created.id}`, { activo: false, precio_lista: 12 });
+    expect(res.res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ activo: false, precio_lista: 12, tax_rate: 0.15 });
+    await expectError(
+      await t.call('PATCH', `/api/v1/productos/${created.id}`, { key: sk, body: { tax_rate: 0.15 } }),
+      400,
+      'invalid_request',
+    );
+  });
+
   it('refuses a bad patch naming the field, and changes nothing', async () => {
     const created = (await api('POST', '/productos', { sku: 'PATCH-2', nombre: 'Mesa', precio_lista: 100 }))
       .body.data;

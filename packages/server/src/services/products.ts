@@ -28,7 +28,8 @@ export async function createProduct(
 ) {
   const scope = { orgId: auth.org.id, mode: auth.key.mode };
   const moneda = body.moneda ?? auth.org.currency;
-  checkProductFields(auth, { moneda, precio_lista: body.precio_lista, tax_rate: body.tax_rate });
+  checkProductFields(auth, { moneda, precio_lista: body.precio_lista });
+  checkTaxRate(auth.org.country, body.tax_rate, 'tax_rate');
   const created = await deps.db.transaction(async (tx) => {
     const limit = PLANS[auth.org.plan].maxProducts;
     if ((await countProducts(tx, scope)) >= limit) throw planLimitError('products', auth.org.plan, limit);
@@ -70,18 +71,14 @@ export async function createProduct(
   return created;
 }
 
-/** The checks a product's price, currency and rate pass against its organization, on any write. */
-function checkProductFields(
-  auth: KeyWithOrg,
-  p: { moneda: string; precio_lista: number; tax_rate?: number | null | undefined },
-) {
+/** The checks a product's price and currency pass against its organization. */
+function checkProductFields(auth: KeyWithOrg, p: { moneda: string; precio_lista: number }) {
   if (!auth.org.currencies.includes(p.moneda)) {
     throw invalidRequest(
       `moneda: ${p.moneda} is not a currency of this business (${auth.org.currencies.join(', ')})`,
     );
   }
   exactMinor(p.precio_lista, p.moneda, 'precio_lista');
-  checkTaxRate(auth.org.country, p.tax_rate, 'tax_rate');
 }
 
 /** GET /productos/{id}. */
@@ -107,7 +104,10 @@ export async function patchProduct(
     const before = await findProduct(tx, scope, id, true);
     if (!before) throw notFound('Product');
     const after = { ...before, ...body };
-    checkProductFields(auth, after);
+    // What the patch sends is checked, with what it leaves as it is: a product of a rate or a
+    // currency allowed when it was made can still be renamed or deactivated.
+    if (body.moneda !== undefined || body.precio_lista !== undefined) checkProductFields(auth, after);
+    if (body.tax_rate !== undefined) checkTaxRate(auth.org.country, body.tax_rate, 'tax_rate');
     const fields = Object.keys(body) as (keyof typeof body)[];
     if (fields.every((name) => sameValue(before[name], after[name]))) {
       return { changed: false, product: before };
