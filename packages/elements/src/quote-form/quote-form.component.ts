@@ -446,7 +446,6 @@ export class SvcQuoteForm extends LitElement {
         body: {
           items,
           base_currency: this.activeCurrency,
-          ...(this.config?.iva_incluido ? { iva_incluido: true } : {}),
           ...(code ? { cupon: code } : {}),
         },
       });
@@ -638,7 +637,7 @@ export class SvcQuoteForm extends LitElement {
       items: this.#requestItems(),
       cliente,
       base_currency: this.activeCurrency,
-      ...(this.config.iva_incluido ? { iva_incluido: true } : {}),
+      // Never iva_incluido: catalog prices are before tax, and the server refuses it from the widget.
       ...(code ? { cupon: code } : {}),
     };
     const signature = JSON.stringify(body);

@@ -11,16 +11,7 @@ import type { AppDeps, AppEnv } from '../types.js';
  * for an unknown, revoked or expired key, or a secret key used from an IP outside its allowlist.
  */
 export async function authenticate(c: Context<AppEnv>, deps: AppDeps): Promise<KeyWithOrg> {
-  const header = c.req.header('authorization')?.trim();
-  if (!header)
-    throw new ApiError(401, 'missing_key', 'Send your API key as Authorization: Bearer <API_KEY>.');
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  // "Bearer" alone names no key; anything else (another scheme, two words) is a key we refuse.
-  if (!match) {
-    const code = /^Bearer$/i.test(header) ? 'missing_key' : 'invalid_key';
-    throw new ApiError(401, code, 'The Authorization header must be "Bearer <API_KEY>".');
-  }
-  const secret = match[1]!;
+  const secret = bearerKey(c);
   const found = KEY_PATTERN.test(secret) ? await deps.keys.find(secret) : null;
   if (!found) throw new ApiError(401, 'invalid_key', 'The API key is not valid.');
   const { key } = found;
@@ -36,6 +27,24 @@ export async function authenticate(c: Context<AppEnv>, deps: AppDeps): Promise<K
   }
   c.set('auth', found);
   return found;
+}
+
+/**
+ * The key of `Authorization: Bearer <key>`, the header read as {@link authenticate} reads it
+ * (trimmed, the scheme in any case): 401 `missing_key` without one, `invalid_key` for a header of
+ * another form.
+ */
+export function bearerKey(c: Context<AppEnv>): string {
+  const header = c.req.header('authorization')?.trim();
+  if (!header)
+    throw new ApiError(401, 'missing_key', 'Send your API key as Authorization: Bearer <API_KEY>.');
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  // "Bearer" alone names no key; anything else (another scheme, two words) is a key we refuse.
+  if (!match) {
+    const code = /^Bearer$/i.test(header) ? 'missing_key' : 'invalid_key';
+    throw new ApiError(401, code, 'The Authorization header must be "Bearer <API_KEY>".');
+  }
+  return match[1]!;
 }
 
 /** True when `ip` is one of `allowlist` (addresses or CIDR ranges, IPv4 or IPv6). */

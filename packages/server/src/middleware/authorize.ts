@@ -26,6 +26,7 @@ export const PERMISSION_RESOURCES = [
   'events',
   'webhooks',
   'setup',
+  'test_mode',
 ] as const;
 
 // Module-level rather than a closure per call: this runs on every request.

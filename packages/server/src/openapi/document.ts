@@ -53,9 +53,11 @@ function operationObject(op: Operation) {
         ];
   const notes = [
     `Scope: ${op.scope}.`,
-    op.publishable
-      ? 'Publishable keys may call it (from an allowed origin).'
-      : 'Secret and restricted keys only.',
+    op.secretOnly
+      ? 'Secret keys only.'
+      : op.publishable
+        ? 'Publishable keys may call it (from an allowed origin).'
+        : 'Secret and restricted keys only.',
     op.testOnly ? 'Test keys only.' : '',
   ].filter(Boolean);
   return {
@@ -81,7 +83,7 @@ function operationObject(op: Operation) {
             content: {
               'application/json': {
                 schema: toJsonSchema(op.body, { errorMode: 'ignore' }),
-                example: exampleOf(toJsonSchema(op.body, { errorMode: 'ignore' }) as never),
+                example: op.example ?? exampleOf(toJsonSchema(op.body, { errorMode: 'ignore' }) as never),
               },
             },
           },
@@ -174,13 +176,19 @@ export function llmsText(baseUrl: string): string {
     `Base URL: ${baseUrl}/api/v1 — OpenAPI: ${baseUrl}/api/v1/openapi.json`,
     'Auth: Authorization: Bearer <key>. Secret keys sk_test_/sk_live_ (server side), publishable pk_test_/pk_live_ (browser, allowed origins only), restricted rk_.',
     'Test keys work on sandbox data. Responses are { data } or { data, meta }; errors are flat { error, code, request_id, doc_url }.',
-    'POST/PATCH/DELETE accept Idempotency-Key (1-255 visible chars, 24 h). Money amounts are numbers in major units.',
+    'POST/PATCH/DELETE accept Idempotency-Key (1-255 visible chars, 24 h): the same key and body replay the stored answer (Idempotent-Replayed: true), another body is 422 idempotency_key_reused, one still running 409 idempotency_in_progress with Retry-After. Money amounts are numbers in major units.',
+    'Restricted keys carry permissions per resource, read or write: cotizaciones, facturas, cobranza, tareas, workflows, clientes, productos, events, webhooks, setup, test_mode. A publishable key creates quotes only with cliente (not cliente_id), a coupon as its only discount, catalog prices, and never send, plan_pagos, precio_negociado, costo_unitario or iva_incluido.',
+    'Lists page with limit and offset (events and invoices with cursor); meta carries limit, offset or next_cursor, and total where known. Requests may send Service-Version: 2026-10-01. Limits: 600 requests a minute per key (429 rate_limited with Retry-After), a monthly quota per organization for live keys (429 api_quota_exceeded), bodies up to 64 KiB (413), 100 lines a quote.',
+    'Errors: 400 invalid_request (the message names the field) or invalid_json, 401 missing_key or invalid_key, 402 plan_limit_reached, 403 insufficient_scope, origin_not_allowed or integration_limit_reached, 404 not_found, 409 invalid_state, 422 idempotency_key_reused, 429, 503 (fx_unavailable, fiscal_unavailable, service_unavailable; retry later).',
+    '',
+    '## Agents (MCP)',
+    `POST ${baseUrl}/mcp (Streamable HTTP, stateless, Authorization: Bearer <secret or restricted key>), or npx svc-server mcp --key KEY over stdio. Tools: list_quotes, get_quote, create_quote, quote_action, draft_items, list_invoices, create_invoice, invoice_action, get_collections, create_task, invoke_workflow, propose_setup_plan, get_setup_plan; each runs the REST operation with the same key, rules and errors (a refusal is a tool error carrying { error, code }), and takes idempotency_key. Quotes it creates carry origen: "agente".`,
     '',
     '## Operations',
   ];
   for (const op of OPERATIONS) {
     lines.push(
-      `- ${op.method.toUpperCase()} ${op.path} — ${op.summary} (scope ${op.scope}${op.publishable ? ', publishable keys allowed' : ''}${op.testOnly ? ', test keys only' : ''})`,
+      `- ${op.method.toUpperCase()} ${op.path} — ${op.summary} (scope ${op.scope}${op.publishable ? ', publishable keys allowed' : ''}${op.secretOnly ? ', secret keys only' : ''}${op.testOnly ? ', test keys only' : ''})`,
     );
   }
   lines.push(

@@ -67,6 +67,18 @@ describe('the API description', () => {
     expect(create.properties.terminos.enum).toContain('net30');
   });
 
+  it('gives a setup plan example the server accepts, and says only secret keys propose one', async () => {
+    const doc = (await (await t.call('GET', '/api/v1/openapi.json')).json()) as Json;
+    const propose = doc.paths['/setup/plans'].post;
+    expect(propose.description).toContain('Secret keys only.');
+    const example = propose.requestBody.content['application/json'].example;
+    const res = await t.call('POST', '/api/v1/setup/plans', {
+      key: t.seed.keys.sk_test_write,
+      body: example,
+    });
+    expect(res.status).toBe(200);
+  });
+
   it('offers a plain-text summary for AI assistants and a reference page', async () => {
     const text = await (await t.call('GET', '/llms.txt')).text();
     expect(text).toContain('POST /cotizaciones');

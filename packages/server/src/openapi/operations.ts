@@ -47,8 +47,12 @@ export interface Operation {
   scope: 'read' | 'write';
   publishable?: boolean;
   testOnly?: boolean;
+  /** Only secret keys may call it, whatever a restricted key's permissions. */
+  secretOnly?: boolean;
   /** The very schema the route validates its body with. */
   body?: v.GenericSchema;
+  /** A body the route accepts, where the one made from the schema would not do. */
+  example?: unknown;
   query?: QueryParam[];
   stream?: boolean;
   /** An example of a successful answer, shown by the reference page. */
@@ -230,7 +234,22 @@ export const OPERATIONS: Operation[] = [
     summary: 'Propose an account configuration; a person approves it at the review URL',
     tag: 'Setup plans',
     scope: 'write',
+    secretOnly: true,
     body: setupPlanSchema,
+    // A plan proposes at least one change: the schema's empty example would be refused.
+    example: {
+      resumen: 'Catálogo inicial',
+      productos: [
+        {
+          sku: 'SERV-1',
+          nombre: 'Servicio de ejemplo',
+          unidad: 'servicio',
+          precio_lista: 1000,
+          moneda: 'MXN',
+          tax_rate: 0.16,
+        },
+      ],
+    },
   },
   {
     method: 'get',

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { ApiError } from '../errors.js';
 import { errorResponse } from '../http/error-handler.js';
 import { type AppFetch, createMcpServer } from '../mcp/server.js';
-import { authenticate } from '../middleware/authenticate.js';
+import { authenticate, bearerKey } from '../middleware/authenticate.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 /**
@@ -22,7 +22,7 @@ export function mcpRoutes(deps: AppDeps, appFetch: AppFetch) {
           'The agent interface takes a secret or restricted key, never a publishable one.',
         );
       }
-      const key = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')![1]!;
+      const key = bearerKey(c);
       const server = createMcpServer(appFetch, key, {
         env: c.env,
         forwardedFor: c.req.header('x-forwarded-for'),

@@ -267,3 +267,54 @@ describe('publishable keys', () => {
     expect((await widget('/elements/preview', { items: [item], iva_incluido: false })).status).toBe(200);
   });
 });
+
+describe('the agent interface', () => {
+  it('reads its Authorization header as REST does: trimmed, never a 500', async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+    };
+    const mcp = (authorization: string) =>
+      t.app.request('/mcp', {
+        method: 'POST',
+        headers: {
+          authorization,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(initialize),
+      });
+    // A no-break space after the key, as a copy from a web page brings it.
+    const res = await mcp(`Bearer ${sk}\u00a0`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Json).result.serverInfo).toBeDefined();
+    await expectError(await mcp('Token abc'), 401, 'invalid_key');
+  });
+});
+
+describe('GET /emails', () => {
+  it('pages as every offset list does: total, and next_cursor to the end', async () => {
+    for (const empresa of ['Correo Uno', 'Correo Dos', 'Correo Tres']) {
+      const res = await call('POST', '/cotizaciones', {
+        cliente: { empresa, email: `${empresa.split(' ')[1]!.toLowerCase()}@example.com` },
+        items: [line()],
+        send: true,
+      });
+      expect(res.status).toBe(200);
+    }
+    const seen: string[] = [];
+    let path = '/emails?limit=2';
+    let total = 0;
+    for (let page = 0; page < 50 && path; page++) {
+      const body = (await (await call('GET', path)).json()) as Json;
+      total = body.meta.total;
+      seen.push(...body.data.map((e: Json) => e.id));
+      path = body.meta.next_cursor ? `/emails?limit=2&cursor=${body.meta.next_cursor}` : '';
+    }
+    expect(total).toBeGreaterThanOrEqual(3);
+    expect(seen).toHaveLength(total);
+    expect(new Set(seen).size).toBe(total);
+  });
+});

@@ -46,30 +46,40 @@ export async function createClient(
 /** PATCH /clientes/{id}: changes contact data. */
 export async function patchClient(deps: AppDeps, auth: KeyWithOrg, id: string, fields: ClientFields) {
   const scope = { orgId: auth.org.id, mode: auth.key.mode };
-  return deps.db.transaction(async (tx) => {
-    // The row is locked before it is read, so "what changed" is judged against what it holds.
-    await tx.query(`SELECT 1 FROM clients WHERE id = $3 AND ${inScope('$1', '$2')} FOR UPDATE`, [
-      scope.orgId,
-      scope.mode,
-      id,
-    ]);
-    const before = await findClientById(tx, scope, id);
-    if (!before) throw notFound('Client');
-    // A patch that changes nothing (empty, or every value as it is) records no event.
-    if (Object.keys(fields).length === 0) return before;
-    const client = (await updateClient(tx, scope, id, fields))!;
-    if (sameClient(before, client)) return client;
-    await insertEvent(tx, {
-      orgId: scope.orgId,
-      mode: auth.key.mode,
-      type: 'client.updated',
-      object: 'client',
-      objectId: client.id,
-      data: clientEventData(client),
-      actor: apiActor(auth),
+  try {
+    return await deps.db.transaction(async (tx) => {
+      // The row is locked before it is read, so "what changed" is judged against what it holds.
+      await tx.query(`SELECT 1 FROM clients WHERE id = $3 AND ${inScope('$1', '$2')} FOR UPDATE`, [
+        scope.orgId,
+        scope.mode,
+        id,
+      ]);
+      const before = await findClientById(tx, scope, id);
+      if (!before) throw notFound('Client');
+      if (Object.keys(fields).length === 0) return before;
+      const client = (await updateClient(tx, scope, id, fields))!;
+      // Every value as it was: rolled back, so not even updated_at moves, and no event.
+      if (sameClient(before, client)) throw new Unchanged(before);
+      await insertEvent(tx, {
+        orgId: scope.orgId,
+        mode: auth.key.mode,
+        type: 'client.updated',
+        object: 'client',
+        objectId: client.id,
+        data: clientEventData(client),
+        actor: apiActor(auth),
+      });
+      return client;
     });
-    return client;
-  });
+  } catch (error) {
+    if (error instanceof Unchanged) return error.client;
+    throw error;
+  }
+}
+
+/** Thrown to roll back a patch that changed nothing, carrying the client as it is. */
+class Unchanged {
+  constructor(readonly client: ClientRecord) {}
 }
 
 /** Whether two readings of a client hold the same data, whenever it was last written. */

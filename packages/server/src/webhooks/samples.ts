@@ -96,7 +96,7 @@ export function sampleEventData(type: string, org: Org): Record<string, unknown>
       estado,
     };
   }
-  const movement = MOVEMENTS[type];
+  const movement = movements()[type];
   if (movement) {
     const outcome = type.endsWith('.failed') ? { motivo_falla: 'Fondos insuficientes (ejemplo)' } : {};
     return { id, referencia: `ejemplo_${id.slice(0, 8)}`, moneda: org.currency, ...movement, ...outcome };
@@ -128,15 +128,18 @@ const QUOTE_EXTRAS: Record<string, Record<string, unknown>> = {
   },
 };
 
-/** The catalog's fields of disputes, refunds and payouts (besides id, referencia and moneda). */
-const MOVEMENTS: Record<string, Record<string, unknown>> = {
+/**
+ * The catalog's fields of disputes, refunds and payouts (besides id, referencia and moneda), with
+ * dates counted from now: a sample fired after weeks of uptime still has a deadline ahead.
+ */
+const movements = (): Record<string, Record<string, unknown>> => ({
   'dispute.created': { monto: 580, motivo: 'fraudulent', fecha_limite: inDays(14), estado: 'needs_response' },
   'dispute.closed': { monto: 580, motivo: 'fraudulent', fecha_limite: inDays(14), estado: 'won' },
   'refund.succeeded': { monto: 580, motivo: 'requested_by_customer' },
   'refund.failed': { monto: 580, motivo: 'requested_by_customer' },
   'payout.paid': { monto: 580, llegada: inDays(2) },
   'payout.failed': { monto: 580, llegada: inDays(2) },
-};
+});
 
 function inDays(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
