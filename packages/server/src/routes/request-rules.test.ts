@@ -225,6 +225,39 @@ describe('restricted keys', () => {
     expect(withInvoices.some((body: string) => invoiceLink.test(body))).toBe(true);
   });
 
+  it('receive only the events of what they may read, on endpoints and in listen sessions', async () => {
+    const hook = (key: string, eventos?: string[]) =>
+      call(
+        'POST',
+        '/webhooks',
+        { url: 'https://hooks.example.com/restricted', ...(eventos ? { eventos } : {}) },
+        key,
+      );
+    const hooksOnly = await restrictedKey(t, { webhooks: 'write' });
+    for (const eventos of [['quote.created'], ['invoice.finalized'], undefined]) {
+      await expectError(await hook(hooksOnly, eventos), 403, 'insufficient_scope');
+    }
+    expect((await hook(hooksOnly, ['ping'])).status).toBe(200);
+    const quotes = await restrictedKey(t, { webhooks: 'write', cotizaciones: 'read' });
+    await expectError(await hook(quotes, ['quote.created', 'invoice.paid']), 403, 'insufficient_scope');
+    // No list: every event it may read, named, and none it may not.
+    const all = ((await (await hook(quotes)).json()) as Json).data.eventos as string[];
+    expect(all).toContain('quote.created');
+    expect(all).toContain('invoice.stamped');
+    expect(all.some((type) => type === 'invoice.paid' || type.startsWith('client.'))).toBe(false);
+    // A listen session of the same key leaves the others out too.
+    const session = ((await (await call('POST', '/test_helpers/listen', undefined, quotes)).json()) as Json)
+      .data;
+    await call('POST', '/cotizaciones', { cliente: { empresa: 'Oyente SA' }, items: [line()] });
+    const listened = (await (
+      await call('GET', `/test_helpers/listen/${session.id}`, undefined, quotes)
+    ).json()) as Json;
+    const heard = listened.data as Json[];
+    expect(heard, JSON.stringify(listened)).toBeDefined();
+    expect(heard.map((e) => e.event)).toContain('quote.created');
+    expect(heard.map((e) => e.event)).not.toContain('client.created');
+  });
+
   it('cannot propose setup plans whatever their permissions, valid body or not', async () => {
     const key = await restrictedKey(t, { setup: 'write' });
     for (const body of [{ resumen: 'Plan' }, { nada: true }]) {

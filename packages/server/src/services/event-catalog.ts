@@ -45,3 +45,33 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The resource a restricted key must be allowed to read to receive an event: its data is that
+ * record's (and a quote's or invoice's carries the page link, a credential). `ping` carries none.
+ */
+export function eventResource(type: string): string | null {
+  if (type === 'ping') return null;
+  if (type === 'invoice.stamped' || type === 'invoice.issued') return 'cotizaciones';
+  const family = type.split('.')[0]!;
+  return (
+    {
+      quote: 'cotizaciones',
+      payment: 'cotizaciones',
+      promise: 'cotizaciones',
+      invoice: 'facturas',
+      client: 'clientes',
+      product: 'productos',
+      task: 'tareas',
+    }[family] ?? 'cobranza'
+  );
+}
+
+/** Whether a key may receive events of `type` (only restricted keys are limited). */
+export function mayReceive(
+  key: { kind: string; permissions?: Record<string, string> | null },
+  type: string,
+): boolean {
+  const resource = eventResource(type);
+  return key.kind !== 'restricted' || resource === null || !!key.permissions?.[resource];
+}

@@ -2,6 +2,7 @@ import { API_VERSION } from '../config.js';
 import { ApiError, invalidState, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { insertEvent } from '../repositories/events.js';
+import { EVENT_TYPES, eventResource, mayReceive } from '../services/event-catalog.js';
 import type { KeyWithOrg } from '../services/key-store.js';
 import type { AppDeps } from '../types.js';
 import { type EndpointRow, endpointRecord } from './repository.js';
@@ -45,6 +46,28 @@ export async function createEndpoint(
       `This key was rotated: create webhook endpoints with its replacement (${auth.key.replaced_by}).`,
     );
   }
+  // A restricted key subscribes only to what it may read: an event carries its record's data.
+  const refused = body.eventos.find((type) => !mayReceive(auth.key, type));
+  if (refused) {
+    throw new ApiError(
+      403,
+      'insufficient_scope',
+      `eventos: this restricted key has no read permission on ${eventResource(refused)}, so it cannot receive ${refused}.`,
+    );
+  }
+  // No list means every event: for a restricted key, every event it may read, named.
+  const eventos =
+    body.eventos.length === 0 && auth.key.kind === 'restricted'
+      ? EVENT_TYPES.filter((type) => type !== 'ping' && mayReceive(auth.key, type))
+      : body.eventos;
+  // Stored empty, the list would mean every event again.
+  if (eventos.length === 0 && auth.key.kind === 'restricted') {
+    throw new ApiError(
+      403,
+      'insufficient_scope',
+      'This restricted key may read no resource whose events it could receive.',
+    );
+  }
   const secret = newWebhookSecret();
   return deps.db.transaction(async (tx) => {
     // One at a time per organization, so the allowance holds under concurrent creations.
@@ -72,7 +95,7 @@ export async function createEndpoint(
         auth.key.id,
         // As given (it parsed and passed the checks): the record shows the URL that was sent.
         body.url.trim(),
-        [...new Set(body.eventos)],
+        [...new Set(eventos)],
         secret,
         API_VERSION,
       ],

@@ -2,6 +2,7 @@ import { notFound } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { isUuid } from '../ids.js';
 import { IN_HISTORY } from '../repositories/events.js';
+import { mayReceive } from '../services/event-catalog.js';
 import type { KeyWithOrg } from '../services/key-store.js';
 import type { AppDeps } from '../types.js';
 import { deliveryBody } from './delivery-worker.js';
@@ -49,7 +50,10 @@ export async function collectListenSession(
   const data = [];
   for (const event of events) {
     const body = await deliveryBody(deps.db, event.id, deps.config.publicUrl);
-    if (body) data.push(JSON.parse(body));
+    if (!body) continue;
+    const parsed = JSON.parse(body) as { event: string };
+    // As an endpoint of the key would: a restricted key hears only what it may read.
+    if (mayReceive(auth.key, parsed.event)) data.push(parsed);
   }
   const last = events[events.length - 1];
   return {
