@@ -159,6 +159,17 @@ describe('public quote page', () => {
     await open(q.token);
     expect((await detail(q.id)).status).toBe('viewed');
     expect(await events(q.id, 'quote.viewed')).toHaveLength(1);
+    // The test helper's opening follows the same rule.
+    await t.call('POST', `/api/v1/cotizaciones/${q.id}`, {
+      key: t.seed.keys.sk_test_write,
+      body: { action: 'resend' },
+    });
+    const opened = await t.call('POST', `/api/v1/test_helpers/cotizaciones/${q.id}`, {
+      key: t.seed.keys.sk_test_write,
+      body: { action: 'open' },
+    });
+    expect(((await opened.json()) as { data: { status: string } }).data.status).toBe('viewed');
+    expect(await events(q.id, 'quote.viewed')).toHaveLength(1);
   });
 
   it('does not show drafts or unknown tokens, nor take their forms', async () => {

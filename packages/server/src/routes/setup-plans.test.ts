@@ -220,6 +220,21 @@ describe('the review page', () => {
       (await (await t.call('GET', '/api/v1/events?limit=5', { key: sk })).json()) as Json
     ).data.map((e: Json) => e.type);
     expect(events).toEqual(expect.arrayContaining(['product.created', 'product.updated']));
+    // The client's page of a test quote wears it; a live quote's does not.
+    const pageOf = async (key: string) => {
+      const created = await t.call('POST', '/api/v1/cotizaciones', {
+        key,
+        body: {
+          cliente: { empresa: 'Marca SA' },
+          items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 10 }],
+          send: true,
+        },
+      });
+      const link = ((await created.json()) as Json).data.link_publico as string;
+      return (await t.call('GET', new URL(link).pathname)).text();
+    };
+    expect(await pageOf(sk)).toContain('brand.css?c=7a1f5c');
+    expect(await pageOf(t.seed.keys.sk_live_write)).not.toContain('brand.css?c=7a1f5c');
     const status = (
       (await (await t.call('GET', `/api/v1/setup/plans/${body.data.id}`, { key: sk })).json()) as Json
     ).data;
