@@ -843,3 +843,273 @@ describe('quote action invoice', () => {
     expect(demo.numero).not.toBe('F-000001');
   });
 });
+
+describe('the CFDI of a Mexican invoice (Anexo 20)', () => {
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
+  const comprobante = (xml: string) => parser.parse(xml)['cfdi:Comprobante'] as Json;
+  const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : ([] as T[]).concat(value));
+  const cents = (value: string) => Math.round(Number(value) * 100);
+  const invoiceXml = async (invoice: Json) =>
+    comprobante(await (await t.app.request(`/i/${invoice.link_publico.split('/i/')[1]}/cfdi.xml`)).text());
+  const noteXml = async (invoiceId: string) => {
+    const rows = await t.db.query<{ cfdi_xml: string }>(
+      'SELECT cfdi_xml FROM credit_notes WHERE invoice_id = $1 ORDER BY created_at DESC LIMIT 1',
+      [invoiceId],
+    );
+    return comprobante(rows[0]!.cfdi_xml);
+  };
+  const issued = async (body: Json) => {
+    const created = await call('POST', '/facturas', body);
+    expect(created.res.status, JSON.stringify(created.body)).toBe(200);
+    return (await act(created.body.data.id, { action: 'finalize' })).body.data as Json;
+  };
+  const quoteOf = async (body: Json) => {
+    const created = await call('POST', '/cotizaciones', body);
+    expect(created.res.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.data.id as string;
+    await call('POST', `/cotizaciones/${id}`, { action: 'send' });
+    await call('POST', `/cotizaciones/${id}`, { action: 'approve' });
+    return { id, folio: created.body.data.folio as string };
+  };
+  const invoiceOfQuote = async (id: string) => {
+    const { res, body } = await call('POST', `/cotizaciones/${id}`, { action: 'invoice' });
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    return (await call('GET', `/facturas/${body.data.factura.id}`)).body.data as Json;
+  };
+
+  /** A credit note's CFDI: catalog rates only, Importe = Base × rate, parts adding up to `monto`. */
+  function expectCreditNote(c: Json, monto: number) {
+    const conceptos = list(c['cfdi:Conceptos']['cfdi:Concepto']);
+    const traslados = conceptos.map(
+      (concepto) => concepto['cfdi:Impuestos']['cfdi:Traslados']['cfdi:Traslado'],
+    );
+    for (const traslado of traslados) {
+      expect(['0.000000', '0.080000', '0.160000']).toContain(traslado.TasaOCuota);
+      expect(cents(traslado.Importe)).toBe(Math.round(cents(traslado.Base) * Number(traslado.TasaOCuota)));
+      expect(cents(traslado.Base)).toBeGreaterThan(0);
+    }
+    const base = traslados.reduce((sum, tr) => sum + cents(tr.Base), 0);
+    const tax = traslados.reduce((sum, tr) => sum + cents(tr.Importe), 0);
+    expect(base + tax).toBe(Math.round(monto * 100));
+    expect(cents(c.Total)).toBe(Math.round(monto * 100));
+    expect(cents(c.SubTotal)).toBe(base);
+    expect(cents(c['cfdi:Impuestos'].TotalImpuestosTrasladados)).toBe(tax);
+    const global = list(c['cfdi:Impuestos']['cfdi:Traslados']['cfdi:Traslado']);
+    expect(global.map((tr: Json) => tr.TasaOCuota).sort()).toEqual(
+      traslados.map((tr: Json) => tr.TasaOCuota).sort(),
+    );
+    return traslados;
+  }
+
+  it('declares a credit note at the rates of the SAT catalog, split over the invoice rates to the cent', async () => {
+    // One rate, whose per-line rounding made the effective rate 1.60 / 10.03.
+    const single = await issued({
+      cliente,
+      items: [{ descripcion: 'Tornillo', cantidad: 1, precio_unitario: 10.03, tax_rate: 0.16 }],
+    });
+    expect(single).toMatchObject({ subtotal: 10.03, impuestos: 1.6, total: 11.63 });
+    await act(single.id, { action: 'credit_note', monto: 5, motivo: 'Devolución' });
+    const one = expectCreditNote(await noteXml(single.id), 5);
+    expect(one).toEqual([
+      { Base: '4.31', Impuesto: '002', TipoFactor: 'Tasa', TasaOCuota: '0.160000', Importe: '0.69' },
+    ]);
+    // Three rates: 1160 at 16 %, 540 at 8 %, 300 at 0 %; 333.33 split by largest remainder.
+    const mixed = await issued({
+      cliente,
+      items: [
+        { descripcion: 'Dieciséis', cantidad: 1, precio_unitario: 1000, tax_rate: 0.16 },
+        { descripcion: 'Ocho', cantidad: 1, precio_unitario: 500, tax_rate: 0.08 },
+        { descripcion: 'Cero', cantidad: 1, precio_unitario: 300, tax_rate: 0 },
+      ],
+    });
+    expect(mixed.total).toBe(2000);
+    await act(mixed.id, { action: 'credit_note', monto: 333.33, motivo: 'Devolución parcial' });
+    const parts = expectCreditNote(await noteXml(mixed.id), 333.33);
+    expect(parts.map((tr) => [tr.TasaOCuota, cents(tr.Base) + cents(tr.Importe)])).toEqual([
+      ['0.160000', 19333],
+      ['0.080000', 9000],
+      ['0.000000', 5000],
+    ]);
+    // The rest of the balance, in another note: the same rules.
+    await act(mixed.id, { action: 'credit_note', monto: 1666.67, motivo: 'Cancelación' });
+    expectCreditNote(await noteXml(mixed.id), 1666.67);
+  });
+
+  it('stamps a client abroad as the generic foreign receiver and the public at large as the SAT says', async () => {
+    const abroad = await issued({
+      cliente: {
+        empresa: 'Acme Corp',
+        fiscal: { country: 'US', tax_id: '12-3456789', legal_name: 'Acme Corp' },
+      },
+      items: [{ descripcion: 'Consulting export', cantidad: 10, precio_unitario: 150, tax_rate: 0 }],
+    });
+    const c = await invoiceXml(abroad);
+    expect(c['cfdi:Receptor']).toEqual({
+      Rfc: 'XEXX010101000',
+      Nombre: 'ACME CORP',
+      DomicilioFiscalReceptor: c.LugarExpedicion,
+      ResidenciaFiscal: 'USA',
+      NumRegIdTrib: '123456789',
+      RegimenFiscalReceptor: '616',
+      UsoCFDI: 'S01',
+    });
+    // Its credit note too (S01, as the generic RFCs take).
+    await act(abroad.id, { action: 'credit_note', monto: 100, motivo: 'Ajuste' });
+    expect((await noteXml(abroad.id))['cfdi:Receptor']).toMatchObject({
+      Rfc: 'XEXX010101000',
+      ResidenciaFiscal: 'USA',
+      UsoCFDI: 'S01',
+    });
+    // No tax data, or the generic RFC: the public at large, whatever else its fiscal data says.
+    const generic = {
+      country: 'MX',
+      tax_id: 'XAXX010101000',
+      regimen_fiscal: '601',
+      uso_cfdi: 'G03',
+      cp_fiscal: '44100',
+    };
+    for (const fiscal of [undefined, generic]) {
+      const publico = await issued({
+        cliente: { empresa: `Mostrador ${randomUUID()}`, ...(fiscal ? { fiscal } : {}) },
+        items: [line(1, 100)],
+      });
+      const p = await invoiceXml(publico);
+      expect(p['cfdi:Receptor']).toMatchObject({
+        Rfc: 'XAXX010101000',
+        DomicilioFiscalReceptor: p.LugarExpedicion,
+        RegimenFiscalReceptor: '616',
+        UsoCFDI: 'S01',
+      });
+    }
+  });
+
+  it('declares the FormaPago of the payment that settles a PUE invoice, and carries quote payments with their method', async () => {
+    // Paid in cash on the quote: an invoice paid in cash, FormaPago 01.
+    const cash = await quoteOf({ cliente, items: [line(1, 1000)] });
+    await call('POST', `/cotizaciones/${cash.id}`, {
+      action: 'pay',
+      monto: 1160,
+      payment_method: 'efectivo',
+    });
+    const cashInvoice = await invoiceOfQuote(cash.id);
+    expect(cashInvoice).toMatchObject({ estado: 'paid', metodo_pago: 'PUE', pagado: 1160 });
+    expect(cashInvoice.pagos).toEqual([
+      expect.objectContaining({ monto: 1160, metodo: 'efectivo', referencia: cash.folio }),
+    ]);
+    expect(await invoiceXml(cashInvoice)).toMatchObject({ FormaPago: '01', MetodoPago: 'PUE' });
+    // A deposit in cash, the balance by card: both carried in order, FormaPago of the card (04).
+    const twice = await quoteOf({
+      cliente,
+      items: [line(1, 1000)],
+      plan_pagos: { tipo: 'anticipo', porcentaje: 50 },
+    });
+    await call('POST', `/cotizaciones/${twice.id}`, {
+      action: 'pay',
+      monto: 580,
+      payment_method: 'efectivo',
+      fecha: '2026-01-05',
+    });
+    await call('POST', `/cotizaciones/${twice.id}`, { action: 'pay', monto: 580, payment_method: 'tarjeta' });
+    const twiceInvoice = await invoiceOfQuote(twice.id);
+    expect(twiceInvoice.pagos.map((p: Json) => [p.monto, p.metodo])).toEqual([
+      [580, 'efectivo'],
+      [580, 'tarjeta'],
+    ]);
+    expect(twiceInvoice.pagos[0].fecha).toBe('2026-01-05');
+    expect(await invoiceXml(twiceInvoice)).toMatchObject({ FormaPago: '04', MetodoPago: 'PUE' });
+    // Only the deposit paid: PPD, FormaPago 99, the deposit carried with its method.
+    const deposit = await quoteOf({
+      cliente,
+      items: [line(1, 1000)],
+      plan_pagos: { tipo: 'anticipo', porcentaje: 50 },
+    });
+    await call('POST', `/cotizaciones/${deposit.id}`, {
+      action: 'pay',
+      monto: 580,
+      payment_method: 'cheque',
+    });
+    const depositInvoice = await invoiceOfQuote(deposit.id);
+    expect(depositInvoice).toMatchObject({ estado: 'open', metodo_pago: 'PPD', pagado: 580 });
+    expect(depositInvoice.pagos[0]).toMatchObject({ monto: 580, metodo: 'cheque' });
+    expect(await invoiceXml(depositInvoice)).toMatchObject({ FormaPago: '99', MetodoPago: 'PPD' });
+  });
+
+  it('dates the CFDI, its stamp and the invoice in the local time of the place of issue', async () => {
+    const inv = await draft();
+    // 04:08 UTC on the 26th is 22:08 on the 25th in Mexico City.
+    t.setNow(new Date('2026-11-26T04:08:39Z'));
+    try {
+      const done = (await act(inv.id, { action: 'finalize' })).body.data;
+      expect(done.emitida).toBe('2026-11-25');
+      const c = await invoiceXml(done);
+      expect(c.Fecha).toBe('2026-11-25T22:08:39');
+      expect(c['cfdi:Complemento']['tfd:TimbreFiscalDigital'].FechaTimbrado).toBe('2026-11-25T22:08:39');
+      const page = await (await t.app.request(`/i/${done.link_publico.split('/i/')[1]}`)).text();
+      expect(page).toContain('25 de noviembre de 2026');
+      expect(page).not.toContain('26 de noviembre de 2026');
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+
+  it('carries the seal, certificate number and certificate Anexo 20 requires, as sandbox values', async () => {
+    const c = await invoiceXml(await issued({ cliente, items: [line(1, 100)] }));
+    expect(c.NoCertificado).toBe('30001000000500003416');
+    for (const value of [c.Sello, c.Certificado]) {
+      expect(value).toMatch(/^[A-Za-z0-9+/]+=*$/);
+      expect(Buffer.from(value, 'base64').toString('utf8')).toMatch(/^SANDBOX/);
+    }
+    expect(c['cfdi:Complemento']['tfd:TimbreFiscalDigital'].SelloCFD).toBe(c.Sello);
+  });
+
+  it("is due, from a quote, on the approval date plus the client's payment terms (contado: the approval date)", async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const approvedAgo = async (id: string, days: number) =>
+      t.db.query('UPDATE quotes SET approved_at = $2 WHERE id = $1', [
+        id,
+        new Date(Date.now() - days * 86_400_000).toISOString(),
+      ]);
+    const net60 = await quoteOf({
+      cliente: { empresa: `Plazo Sesenta ${randomUUID()}` },
+      items: [line(1, 5000)],
+      terminos: 'net60',
+    });
+    await approvedAgo(net60.id, 10);
+    expect(await invoiceOfQuote(net60.id)).toMatchObject({ vence: day(50), estado: 'open' });
+    const contado = await quoteOf({
+      cliente: { empresa: `De Contado ${randomUUID()}` },
+      items: [line(1, 5000)],
+      terminos: 'contado',
+    });
+    await approvedAgo(contado.id, 3);
+    expect(await invoiceOfQuote(contado.id)).toMatchObject({ vence: day(-3), estado: 'open' });
+  });
+
+  it('refuses quantities with more decimals than a CFDI takes, naming the line, and never writes exponents', async () => {
+    const before = await count('invoices');
+    for (const cantidad of [0.1234567, 1e-7]) {
+      const { res } = await call('POST', '/facturas', {
+        cliente,
+        items: [line(1, 10), { descripcion: 'Granel', cantidad, precio_unitario: 1000, tax_rate: 0.16 }],
+      });
+      const error = await expectError(res, 400, 'invalid_request');
+      expect(error.error).toContain('items[1].cantidad');
+    }
+    expect(await count('invoices')).toBe(before);
+    // A quote's line with more (quotes take them): its invoice is refused, the quote unchanged.
+    const quote = await quoteOf({
+      cliente,
+      items: [{ descripcion: 'Granel', cantidad: 0.1234567, precio_unitario: 1000, tax_rate: 0.16 }],
+    });
+    const refused = await call('POST', `/cotizaciones/${quote.id}`, { action: 'invoice' });
+    expect((await expectError(refused.res, 400, 'invalid_request')).error).toContain('items[0].cantidad');
+    expect((await call('GET', `/cotizaciones/${quote.id}`)).body.data.status).toBe('approved');
+    expect(await count('invoices')).toBe(before);
+    // Six decimals are taken, and written as plain decimals.
+    const fine = await issued({
+      cliente,
+      items: [{ descripcion: 'Fino', cantidad: 0.000001, precio_unitario: 1_000_000, tax_rate: 0.16 }],
+    });
+    expect(list((await invoiceXml(fine))['cfdi:Conceptos']['cfdi:Concepto'])[0].Cantidad).toBe('0.000001');
+  });
+});

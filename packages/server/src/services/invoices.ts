@@ -34,16 +34,18 @@ import {
   takeNumber,
   updateInvoice,
 } from '../repositories/invoices.js';
+import { findQuotePayments, type QuotePaymentRow } from '../repositories/payments.js';
 import { readQuoteInputs } from '../repositories/quote-inputs.js';
 import type { QuoteRow } from '../repositories/quotes.js';
 import type { AppDeps } from '../types.js';
+import { CFDI_TIME_ZONE, cfdiDateTime, checkCfdiQuantity } from './fiscal/cfdi.js';
 import { derivedExemption } from './fiscal/exemptions.js';
 import { type FiscalProvider, fiscalProviders, type StampResult, sandboxProvider } from './fiscal/index.js';
 import { queueInvoiceEmail } from './invoice-email.js';
 import { balanceOf, invoiceDetail, invoiceEventData, invoiceListItem } from './invoice-view.js';
 import type { KeyWithOrg } from './key-store.js';
 import { findOrg, type Org } from './orgs.js';
-import { minorAmount, requestedDiscount } from './payments.js';
+import { minorAmount, requestedDiscount, termDays } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { exchangeRate, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { type QueuedEmail, sendQueuedEmail } from './quote-email.js';
@@ -92,6 +94,13 @@ const scopeOf = (auth: KeyWithOrg): Scope => ({ orgId: auth.org.id, mode: auth.k
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
+/**
+ * The day an organization issues a document on: in Mexico the local date of the place of issue
+ * (the CFDI's `Fecha`, Mexico City's time), elsewhere the UTC date.
+ */
+const issueDay = (org: Pick<Org, 'country'>, now: Date) =>
+  org.country === 'MX' ? cfdiDateTime(now, CFDI_TIME_ZONE).slice(0, 10) : today(now);
+
 const fiscalUnavailable = (retryAfterSeconds: number, message?: string) =>
   new ApiError(
     503,
@@ -137,6 +146,10 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
   // A past date is taken: an invoice issued earlier is entered late, and ages from its due date.
   const vence = body.vence ?? addDays(now, body.dias_credito ?? 30);
   const mexican = org.country === 'MX';
+  // A CFDI's Cantidad takes six decimals: more is refused here, as a rate outside the tax catalog.
+  if (mexican) {
+    for (const [i, item] of body.items.entries()) checkCfdiQuantity(item.cantidad, `items[${i}].cantidad`);
+  }
   const identity = clientIdentity(body);
   const productIds = lineProductIds(body.items);
   const { invoice, items } = await deps.db.transaction(async (tx) => {
@@ -385,6 +398,8 @@ async function finalizeInTx(
   now: Date,
   /** The event of the finalized invoice, written by the same statement as its update. */
   finalized?: (invoice: InvoiceRow) => NewEvent,
+  /** The `metodo` of the payment that settles it, when known as it is issued (its `FormaPago`). */
+  settledWith?: string,
 ): Promise<{ invoice: InvoiceRow; items?: InvoiceItemRow[] }> {
   const scope = { orgId: org.id, mode: invoice.mode };
   // The rate it declares is fixed now, before its number: without one, nothing changes (503).
@@ -404,6 +419,7 @@ async function finalizeInTx(
         org,
         now,
         tipoCambio,
+        settledWith,
       })
     : null;
   const change = {
@@ -411,7 +427,7 @@ async function finalizeInTx(
     tipo_cambio,
     // Nothing to collect (a total of 0): paid once issued, rather than open for ever.
     estado: toMinor(invoice.total, invoice.moneda) === 0 ? ('paid' as const) : ('open' as const),
-    emitida: today(now),
+    emitida: issueDay(org, now),
     estado_fiscal: stamped ? ('stamped' as const) : ('not_applicable' as const),
     motivo_fiscal: null,
     folio_fiscal: stamped?.uuid ?? null,
@@ -603,9 +619,61 @@ async function settle(
 }
 
 /**
+ * The method of an invoice payment (`metodo`) a quote payment's free-text `payment_method` names
+ * (Spanish or English), `otro` when it names none of them or is not known.
+ */
+export function invoicePaymentMethod(method: string | null): (typeof PAYMENT_METHODS)[number] {
+  const word = (method ?? '')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .trim()
+    .toLowerCase();
+  if ((PAYMENT_METHODS as readonly string[]).includes(word)) return word as (typeof PAYMENT_METHODS)[number];
+  if (/^(transfer|wire|spei|bank transfer|transferencia bancaria)$/.test(word)) return 'transferencia';
+  if (/^(cash|contado en efectivo)$/.test(word)) return 'efectivo';
+  if (/^(card|credit card|debit card|tarjeta de credito|tarjeta de debito)$/.test(word)) return 'tarjeta';
+  if (/^(check|cheque nominativo)$/.test(word)) return 'cheque';
+  return 'otro';
+}
+
+/**
+ * What a quote's invoice records as paid: each payment registered on the quote, with its date and
+ * method, then what a quote marked paid outside the service still lacks (method `otro`, on the
+ * issue day). The last one is the payment that settles a paid quote.
+ */
+function carriedPayments(
+  quote: { total: number; moneda: string; folio: string; pagado?: number },
+  paid: boolean,
+  payments: QuotePaymentRow[],
+  day: string,
+) {
+  const carried = toMinor(paid ? quote.total : (quote.pagado ?? 0), quote.moneda);
+  const records = payments.map((payment) => ({
+    monto: payment.monto,
+    fecha: payment.fecha,
+    metodo: invoicePaymentMethod(payment.payment_method) as string,
+    referencia: payment.referencia ? `${quote.folio} ${payment.referencia}` : quote.folio,
+  }));
+  const registered = records.reduce((sum, record) => sum + toMinor(record.monto, quote.moneda), 0);
+  if (carried > registered) {
+    records.push({
+      monto: fromMinor(carried - registered, quote.moneda),
+      fecha: day,
+      metodo: 'otro',
+      referencia: quote.folio,
+    });
+  }
+  return { records, carried: fromMinor(carried, quote.moneda) };
+}
+
+/**
  * Quote action `invoice`: an invoice from the quote's client, lines and totals, finalized at once
  * in the same transaction as the quote's move to `invoiced`. A paid quote gives a paid invoice
- * (PUE). A refused stamping rolls everything back: 400 `fiscal_rejected`, the quote unchanged.
+ * (PUE, its `FormaPago` the method of the payment that settled the quote). An approved one is due
+ * on its approval date plus the client's payment terms (those of the client, else the quote's:
+ * the date collections aged it from; `contado` is the approval date itself, even when past). What
+ * the client paid on the quote is carried over, payment by payment. A refused stamping rolls
+ * everything back: 400 `fiscal_rejected`, the quote unchanged.
  */
 export async function invoiceFromQuote(
   deps: AppDeps,
@@ -628,6 +696,8 @@ export async function invoiceFromQuote(
     draft_language: string;
     folio: string;
     pagado?: number;
+    approved_at: string | null;
+    terminos_codigo: string | null;
   },
   items: Parameters<typeof insertInvoice>[3],
   provider: FiscalProvider | null,
@@ -635,9 +705,22 @@ export async function invoiceFromQuote(
   const { org } = auth;
   const scope = scopeOf(auth);
   const now = deps.now();
+  const day = issueDay(org, now);
   const mexican = org.country === 'MX';
   const paid = quote.status === 'paid';
-  const dias = 30;
+  // A quote's line may have more decimals than a CFDI's Cantidad takes: its invoice is refused
+  // (400, nothing written), as a Mexican invoice's own line would be.
+  if (mexican) {
+    for (const [i, item] of items.entries()) checkCfdiQuantity(item.cantidad, `items[${i}].cantidad`);
+  }
+  const [[client], payments] = await Promise.all([
+    tx.query<{ terminos: string | null }>('SELECT terminos FROM clients WHERE id = $1', [quote.cliente_id]),
+    findQuotePayments(tx, quote.id),
+  ]);
+  // As collections ages an approved quote: the approval date (UTC) plus the client's terms.
+  const dias = termDays(client?.terminos ?? quote.terminos_codigo);
+  const approved = quote.approved_at?.slice(0, 10) ?? day;
+  const { records, carried } = carriedPayments(quote, paid, payments, day);
   const { invoice: draft } = await insertInvoice(
     tx,
     scope,
@@ -654,7 +737,7 @@ export async function invoiceFromQuote(
       descuento: quote.descuento,
       impuestos: quote.impuestos,
       total: quote.total,
-      vence: paid ? today(now) : addDays(now, dias),
+      vence: paid ? day : addDays(new Date(`${approved}T00:00:00Z`), dias),
       dias_credito: paid ? 0 : dias,
       metodo_pago: mexican ? (paid ? 'PUE' : 'PPD') : null,
       cliente_id: quote.cliente_id,
@@ -666,17 +749,17 @@ export async function invoiceFromQuote(
     },
     items,
   );
-  let { invoice } = await finalizeInTx(tx, provider, org, draft, now);
-  // What the client already paid on the quote (all of it when `paid`, a deposit or installments
-  // otherwise) is carried over as paid on the invoice.
-  const carried = paid ? quote.total : (quote.pagado ?? 0);
-  if (carried > 0) {
-    await insertInvoicePayment(tx, invoice.id, {
-      monto: carried,
-      fecha: today(now),
-      metodo: 'otro',
-      referencia: quote.folio,
-    });
+  const settledWith = paid ? records.at(-1)?.metodo : undefined;
+  let { invoice } = await finalizeInTx(tx, provider, org, draft, now, undefined, settledWith);
+  if (records.length > 0) {
+    // In one statement, in order: a millisecond apart, as the payments list them by created_at
+    // (read to the millisecond).
+    await tx.query(
+      `INSERT INTO invoice_payments (invoice_id, monto, fecha, metodo, referencia, created_at)
+       SELECT $1, p.monto, p.fecha::date, p.metodo, p.referencia, now() + (p.n * interval '1 millisecond')
+       FROM jsonb_to_recordset($2::jsonb) AS p(n int, monto numeric, fecha text, metodo text, referencia text)`,
+      [invoice.id, JSON.stringify(records.map((record, n) => ({ n, ...record })))],
+    );
     const settled = toMinor(carried, quote.moneda) >= toMinor(invoice.total, quote.moneda);
     invoice = await updateInvoice(tx, invoice.id, {
       pagado: carried,

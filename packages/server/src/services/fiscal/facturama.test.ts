@@ -1,8 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../testing/assertions.js';
 import { createTestContext, type TestContext } from '../../testing/harness.js';
+import { buildCfdi } from './cfdi.js';
+import { facturamaCfdi } from './facturama.js';
+import type { StampRequest } from './provider.js';
 
 /**
  * A local stand-in for Facturama's API Web: it checks Basic authentication and the CFDI's JSON
@@ -196,5 +200,141 @@ describe('live stamping through Facturama (a local stand-in of its API)', () => 
       data: Record<string, any>;
     };
     expect(detail.data).toMatchObject({ estado: 'draft', estado_fiscal: 'pending', numero: null });
+  });
+});
+
+describe('the Facturama document and the sandbox XML declare the same CFDI', () => {
+  type Json = Record<string, any>;
+  const item = (importe: number, tax_rate: number, extra: Json = {}) => ({
+    descripcion: 'Línea',
+    cantidad: 1,
+    importe,
+    descuento: 0,
+    impuesto: Math.round(importe * tax_rate * 100) / 100,
+    tax_rate,
+    clave_sat: null,
+    clave_unidad_sat: null,
+    sku: null,
+    unidad: null,
+    ...extra,
+  });
+  const request = (items: Json[], extra: Json = {}): StampRequest => {
+    const subtotal = items.reduce((sum, i) => sum + i.importe, 0);
+    const impuestos = items.reduce((sum, i) => sum + i.impuesto, 0);
+    return {
+      kind: 'I',
+      numero: 'F-000009',
+      invoice: {
+        numero: 'F-000009',
+        moneda: 'MXN',
+        subtotal,
+        descuento: 0,
+        impuestos,
+        total: Math.round((subtotal + impuestos) * 100) / 100,
+        metodo_pago: 'PPD',
+        folio_fiscal: 'AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE',
+        cliente_nombre: 'Cliente',
+      },
+      items,
+      org: { nombre: 'Estudio', fiscal: null },
+      client: undefined,
+      tipoCambio: null,
+      now: new Date('2026-11-26T04:08:39Z'),
+      ...extra,
+    } as unknown as StampRequest;
+  };
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
+  const xmlOf = (r: StampRequest) =>
+    parser.parse(buildCfdi(r, { uuid: 'U', fechaTimbrado: 'F', rfcProvCertif: 'R', sandbox: true }))[
+      'cfdi:Comprobante'
+    ] as Json;
+  const list = (value: Json | Json[]) => ([] as Json[]).concat(value);
+
+  it('splits a credit note over the invoice rates, at catalog rates, in both', () => {
+    for (const [items, monto] of [
+      [[item(10.03, 0.16, { impuesto: 1.6 })], 5],
+      [[item(1000, 0.16), item(500, 0.08), item(300, 0)], 333.33],
+    ] as const) {
+      const note = request([...items], { kind: 'E', numero: 'NC-000009', monto });
+      const sent = facturamaCfdi(note);
+      const xml = xmlOf(note);
+      const traslados = list(xml['cfdi:Conceptos']['cfdi:Concepto']).map(
+        (c) => c['cfdi:Impuestos']['cfdi:Traslados']['cfdi:Traslado'],
+      );
+      expect(sent.Items.map((i: Json) => i.TaxObject)).toEqual(traslados.map(() => '02'));
+      expect(
+        sent.Items.map((i: Json) => ({
+          Rate: i.Taxes[0].Rate,
+          Base: i.Taxes[0].Base,
+          Total: i.Taxes[0].Total,
+        })),
+      ).toEqual(
+        traslados.map((tr) => ({
+          Rate: Number(tr.TasaOCuota),
+          Base: Number(tr.Base),
+          Total: Number(tr.Importe),
+        })),
+      );
+      for (const tr of traslados) expect(['0.000000', '0.080000', '0.160000']).toContain(tr.TasaOCuota);
+      const total = sent.Items.reduce((sum: number, i: Json) => sum + Math.round(i.Total * 100), 0);
+      expect(total).toBe(Math.round(monto * 100));
+      expect(Number(xml.Total)).toBe(monto);
+    }
+    expect(
+      facturamaCfdi(request([item(10.03, 0.16, { impuesto: 1.6 })], { kind: 'E', numero: 'NC-1', monto: 5 }))
+        .Items,
+    ).toEqual([
+      expect.objectContaining({
+        Subtotal: 4.31,
+        Total: 5,
+        Taxes: [expect.objectContaining({ Rate: 0.16, Base: 4.31, Total: 0.69 })],
+      }),
+    ]);
+  });
+
+  it('names a client abroad the generic foreign receiver, with its country and tax id, in both', () => {
+    const abroad = request([item(1500, 0)], {
+      client: {
+        fiscal: { country: 'US', tax_id: '12-3456789', legal_name: 'Acme Corp' },
+        rfc: null,
+        country_code: 'US',
+      },
+    });
+    expect(facturamaCfdi(abroad).Receiver).toEqual({
+      Rfc: 'XEXX010101000',
+      Name: 'ACME CORP',
+      CfdiUse: 'S01',
+      FiscalRegime: '616',
+      TaxZipCode: '06000',
+      TaxResidence: 'USA',
+      TaxRegistrationNumber: '123456789',
+    });
+    expect(xmlOf(abroad)['cfdi:Receptor']).toMatchObject({
+      Rfc: 'XEXX010101000',
+      ResidenciaFiscal: 'USA',
+      NumRegIdTrib: '123456789',
+      DomicilioFiscalReceptor: '06000',
+    });
+  });
+
+  it('takes FormaPago from the payment that settles a PUE invoice, and writes quantities without exponents', () => {
+    const paid = (settledWith?: string) =>
+      request([item(1000, 0.16, { cantidad: 1e-7 })], {
+        invoice: { ...request([]).invoice, subtotal: 1000, impuestos: 160, total: 1160, metodo_pago: 'PUE' },
+        settledWith,
+      });
+    for (const [method, code] of [
+      ['efectivo', '01'],
+      ['cheque', '02'],
+      ['transferencia', '03'],
+      ['tarjeta', '04'],
+      ['otro', '99'],
+    ]) {
+      expect(facturamaCfdi(paid(method)).PaymentForm).toBe(code);
+      expect(xmlOf(paid(method)).FormaPago).toBe(code);
+    }
+    const cantidad = list(xmlOf(paid('efectivo'))['cfdi:Conceptos']['cfdi:Concepto'])[0]!.Cantidad;
+    expect(String(cantidad)).toMatch(/^\d+(\.\d{1,6})?$/);
+    expect(JSON.stringify(facturamaCfdi(paid('efectivo')).Items[0]?.Quantity)).not.toMatch(/e/i);
   });
 });

@@ -1,5 +1,5 @@
 import { fromMinor, toMinor } from '@svc/core';
-import { emisorOf, receptorOf } from './cfdi.js';
+import { creditDescription, creditNoteParts, emisorOf, formaPagoOf, receptorOf } from './cfdi.js';
 import type { FiscalProvider, StampRequest, StampResult } from './provider.js';
 
 /** How to reach Facturama's API Web (`FISCAL_PROVIDER=facturama`). */
@@ -70,46 +70,49 @@ function refusal(body: FacturamaAnswer): string {
   return [body.Message, ...details].filter(Boolean).join(' ') || 'The fiscal provider refused the document.';
 }
 
-/** The document in Facturama's JSON form (its field names), from the invoice's own amounts. */
+/**
+ * The document in Facturama's JSON form (its field names), from the invoice's own amounts: the
+ * same figures, keys and parties as the sandbox's XML (a credit note split over the invoice's IVA
+ * rates, a client abroad as the generic foreign receiver, `FormaPago` from the settling payment).
+ */
 export function facturamaCfdi(request: StampRequest) {
   const { invoice, kind } = request;
   const round = (value: number) => fromMinor(toMinor(value, invoice.moneda), invoice.moneda);
   const receptor = receptorOf(request);
   const [serie, folio] = request.numero.split('-');
+  const tax = (rate: number, base: number, total: number) => ({
+    Name: 'IVA',
+    Rate: rate,
+    Base: round(base),
+    Total: round(total),
+    IsRetention: false,
+  });
   const items =
     kind === 'E'
-      ? [
-          {
-            ProductCode: '84111506',
-            Description: `Nota de crédito de ${invoice.numero}`,
-            UnitCode: 'ACT',
-            Quantity: 1,
-            UnitPrice: round(request.monto!),
-            Subtotal: round(request.monto!),
-            TaxObject: '01',
-            Total: round(request.monto!),
-          },
-        ]
+      ? creditNoteParts(request).map((part, _, parts) => ({
+          ProductCode: '84111506',
+          Description: creditDescription(invoice.numero, part, parts.length),
+          UnitCode: 'ACT',
+          Quantity: 1,
+          UnitPrice: round(part.base),
+          Subtotal: round(part.base),
+          TaxObject: '02',
+          Taxes: [tax(part.rate, part.base, part.tax)],
+          Total: round(part.base + part.tax),
+        }))
       : request.items.map((item) => ({
           ProductCode: item.clave_sat ?? '01010101',
           IdentificationNumber: item.sku ?? undefined,
           Description: item.descripcion,
           Unit: item.unidad ?? undefined,
           UnitCode: item.clave_unidad_sat ?? 'H87',
-          Quantity: item.cantidad,
+          // Six decimals at most, as the SAT's Cantidad (lines are refused with more).
+          Quantity: Number(item.cantidad.toFixed(6)),
           UnitPrice: round(item.cantidad ? item.importe / item.cantidad : 0),
           Subtotal: round(item.importe),
           Discount: item.descuento > 0 ? round(item.descuento) : undefined,
           TaxObject: '02',
-          Taxes: [
-            {
-              Name: 'IVA',
-              Rate: item.tax_rate,
-              Base: round(item.importe - item.descuento),
-              Total: round(item.impuesto),
-              IsRetention: false,
-            },
-          ],
+          Taxes: [tax(item.tax_rate, item.importe - item.descuento, item.impuesto)],
           Total: round(item.importe - item.descuento + item.impuesto),
         }));
   return {
@@ -119,7 +122,7 @@ export function facturamaCfdi(request: StampRequest) {
     Currency: invoice.moneda,
     ...(request.tipoCambio === null ? {} : { CurrencyExchangeRate: request.tipoCambio }),
     ExpeditionPlace: emisorOf(request).LugarExpedicion,
-    PaymentForm: kind === 'E' ? '15' : invoice.metodo_pago === 'PUE' ? '03' : '99',
+    PaymentForm: formaPagoOf(request),
     PaymentMethod: kind === 'E' ? 'PUE' : (invoice.metodo_pago ?? 'PUE'),
     Exportation: '01',
     ...(kind === 'E' && invoice.folio_fiscal
@@ -131,6 +134,8 @@ export function facturamaCfdi(request: StampRequest) {
       CfdiUse: receptor.UsoCFDI,
       FiscalRegime: receptor.RegimenFiscalReceptor,
       TaxZipCode: receptor.DomicilioFiscalReceptor,
+      ...(receptor.ResidenciaFiscal ? { TaxResidence: receptor.ResidenciaFiscal } : {}),
+      ...(receptor.NumRegIdTrib ? { TaxRegistrationNumber: receptor.NumRegIdTrib } : {}),
     },
     Items: items,
   };

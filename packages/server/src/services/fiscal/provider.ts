@@ -18,6 +18,11 @@ export interface StampRequest {
   tipoCambio: number | null;
   /** When it is issued (the sandbox dates the stamp with it). */
   now: Date;
+  /**
+   * The `metodo` of the payment that settles an invoice paid at once (PUE), when it is known as it
+   * is stamped (an invoice from a paid quote): its `FormaPago`.
+   */
+  settledWith?: string | undefined;
 }
 
 /** The outcome of a stamping: a folio fiscal and the stamped XML, or why not. */

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { buildCfdi } from './cfdi.js';
+import { buildCfdi, cfdiDateTime } from './cfdi.js';
 import type { FiscalProvider, StampRequest, StampResult } from './provider.js';
 
 /**
  * The built-in sandbox provider (test mode and the default): stamps at once with a random folio
- * fiscal, in a CFDI 4.0-shaped document whose `TimbreFiscalDigital` says it is a sandbox stamp.
+ * fiscal, in a CFDI 4.0-shaped document whose `TimbreFiscalDigital` says it is a sandbox stamp,
+ * dated in the local time of the place of issue as the document is.
  */
 export const sandboxProvider: FiscalProvider = {
   name: 'sandbox',
@@ -12,7 +13,7 @@ export const sandboxProvider: FiscalProvider = {
     const uuid = randomUUID().toUpperCase();
     const xml = buildCfdi(request, {
       uuid,
-      fechaTimbrado: request.now.toISOString().slice(0, 19),
+      fechaTimbrado: cfdiDateTime(request.now),
       rfcProvCertif: 'SVC000000SB0',
       sandbox: true,
     });
