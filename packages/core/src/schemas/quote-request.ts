@@ -97,24 +97,90 @@ export const quoteLineSchema = v.pipe(
   ),
 );
 
-/** `cliente.fiscal`: tax data. */
-export const fiscalSchema = v.strictObject({
-  country: v.pipe(
-    v.string('must be a string'),
-    v.check(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code like MX'),
+/** SAT's `c_RegimenFiscal`: the tax regimes a CFDI's receiver may declare. */
+const REGIMENES = [
+  '601',
+  '603',
+  '605',
+  '606',
+  '607',
+  '608',
+  '610',
+  '611',
+  '612',
+  '614',
+  '615',
+  '616',
+  '620',
+  '621',
+  '622',
+  '623',
+  '624',
+  '625',
+  '626',
+  '628',
+  '629',
+  '630',
+];
+/** SAT's `c_UsoCFDI`: what the receiver uses a CFDI for. */
+const USOS_CFDI = [
+  'G01',
+  'G02',
+  'G03',
+  'I01',
+  'I02',
+  'I03',
+  'I04',
+  'I05',
+  'I06',
+  'I07',
+  'I08',
+  'D01',
+  'D02',
+  'D03',
+  'D04',
+  'D05',
+  'D06',
+  'D07',
+  'D08',
+  'D09',
+  'D10',
+  'S01',
+  'CP01',
+  'CN01',
+];
+/** A Mexican RFC: 3 letters (a company) or 4 (a person), the date of 6 digits, 3 characters. */
+const RFC = /^[A-ZÑ&]{3,4}\d{6}[A-Z\d]{3}$/;
+
+/**
+ * `cliente.fiscal`: tax data. A Mexican client's tax id is an RFC, and the regime and CFDI use
+ * are codes of SAT's catalogs: a CFDI declaring anything else is refused by every stamping
+ * service, so such data is refused when it is given, not when an invoice is stamped.
+ */
+export const fiscalSchema = v.pipe(
+  v.strictObject({
+    country: v.pipe(
+      v.string('must be a string'),
+      v.check(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code like MX'),
+    ),
+    tax_id: text(40),
+    legal_name: v.optional(text(300)),
+    regimen_fiscal: v.optional(
+      v.picklist(REGIMENES, "must be a tax regime code of SAT's catalog, like 601 or 616"),
+    ),
+    uso_cfdi: v.optional(v.picklist(USOS_CFDI, "must be a CFDI use code of SAT's catalog, like G03 or S01")),
+    cp_fiscal: v.optional(
+      v.pipe(v.string('must be a string'), v.regex(/^\d{5}$/, 'must be a 5-digit postal code')),
+    ),
+  }),
+  v.forward(
+    v.check(
+      (fiscal) => fiscal.country !== 'MX' || RFC.test(fiscal.tax_id.toUpperCase()),
+      'must be an RFC like XAXX010101000 for a client in Mexico',
+    ),
+    ['tax_id'],
   ),
-  tax_id: text(40),
-  legal_name: v.optional(text(300)),
-  regimen_fiscal: v.optional(
-    v.pipe(v.string('must be a string'), v.regex(/^\d{3}$/, 'must be a 3-digit regime code like 601')),
-  ),
-  uso_cfdi: v.optional(
-    v.pipe(v.string('must be a string'), v.regex(/^[A-Z0-9]{3,4}$/, 'must be a CFDI use code like G03')),
-  ),
-  cp_fiscal: v.optional(
-    v.pipe(v.string('must be a string'), v.regex(/^\d{5}$/, 'must be a 5-digit postal code')),
-  ),
-});
+);
 
 /** `cliente`: the client addressed, or the data to create it. */
 export const clienteSchema = v.strictObject({

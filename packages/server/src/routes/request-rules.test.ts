@@ -351,3 +351,32 @@ describe('GET /emails', () => {
     expect(new Set(seen).size).toBe(total);
   });
 });
+
+describe("a Mexican client's tax data", () => {
+  it("is an RFC with SAT's regime and CFDI use codes, refused otherwise before anything is written", async () => {
+    const fiscal = {
+      country: 'MX',
+      tax_id: 'XAXX010101000',
+      regimen_fiscal: '616',
+      uso_cfdi: 'S01',
+      cp_fiscal: '06000',
+    };
+    expect((await call('POST', '/clientes', { empresa: 'Fiscal Bueno', fiscal })).status).toBe(200);
+    const clients = await count('clients');
+    for (const [change, message] of [
+      [{ tax_id: 'hola' }, 'fiscal.tax_id: must be an RFC'],
+      [{ regimen_fiscal: '999' }, "fiscal.regimen_fiscal: must be a tax regime code of SAT's catalog"],
+      [{ uso_cfdi: 'ZZZ' }, "fiscal.uso_cfdi: must be a CFDI use code of SAT's catalog"],
+    ] as const) {
+      const res = await call('POST', '/clientes', {
+        empresa: 'Fiscal Malo',
+        fiscal: { ...fiscal, ...change },
+      });
+      expect((await expectError(res, 400, 'invalid_request')).error).toContain(message);
+    }
+    expect(await count('clients')).toBe(clients);
+    // Elsewhere the tax id is the country's own.
+    const abroad = { country: 'US', tax_id: '12-3456789' };
+    expect((await call('POST', '/clientes', { empresa: 'Fiscal US', fiscal: abroad })).status).toBe(200);
+  });
+});
