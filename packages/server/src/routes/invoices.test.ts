@@ -1096,11 +1096,13 @@ describe('the CFDI of a Mexican invoice (Anexo 20)', () => {
       expect(error.error).toContain('items[1].cantidad');
     }
     expect(await count('invoices')).toBe(before);
-    // A quote's line with more (quotes take them): its invoice is refused, the quote unchanged.
-    const quote = await quoteOf({
-      cliente,
-      items: [{ descripcion: 'Granel', cantidad: 0.1234567, precio_unitario: 1000, tax_rate: 0.16 }],
-    });
+    // A quote's line is refused the same way, when it is written.
+    const quoteLine = { descripcion: 'Granel', cantidad: 0.1234567, precio_unitario: 1000, tax_rate: 0.16 };
+    const created = await call('POST', '/cotizaciones', { cliente, items: [quoteLine] });
+    expect((await expectError(created.res, 400, 'invalid_request')).error).toContain('items[0].cantidad');
+    // One made before that rule: its invoice is refused, the quote unchanged.
+    const quote = await quoteOf({ cliente, items: [{ ...quoteLine, cantidad: 0.5 }] });
+    await t.db.query('UPDATE quote_items SET cantidad = 0.1234567 WHERE quote_id = $1', [quote.id]);
     const refused = await call('POST', `/cotizaciones/${quote.id}`, { action: 'invoice' });
     expect((await expectError(refused.res, 400, 'invalid_request')).error).toContain('items[0].cantidad');
     expect((await call('GET', `/cotizaciones/${quote.id}`)).body.data.status).toBe('approved');

@@ -38,9 +38,10 @@ import { findQuotePayments, type QuotePaymentRow } from '../repositories/payment
 import { readQuoteInputs } from '../repositories/quote-inputs.js';
 import type { QuoteRow } from '../repositories/quotes.js';
 import type { AppDeps } from '../types.js';
-import { CFDI_TIME_ZONE, cfdiDateTime, checkCfdiQuantity } from './fiscal/cfdi.js';
+import { CFDI_TIME_ZONE, cfdiDateTime } from './fiscal/cfdi.js';
 import { derivedExemption } from './fiscal/exemptions.js';
 import { type FiscalProvider, fiscalProviders, type StampResult, sandboxProvider } from './fiscal/index.js';
+import { checkQuantity } from './fiscal/tax-catalog.js';
 import { queueInvoiceEmail } from './invoice-email.js';
 import { balanceOf, invoiceDetail, invoiceEventData, invoiceListItem } from './invoice-view.js';
 import type { KeyWithOrg } from './key-store.js';
@@ -146,10 +147,6 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
   // A past date is taken: an invoice issued earlier is entered late, and ages from its due date.
   const vence = body.vence ?? addDays(now, body.dias_credito ?? 30);
   const mexican = org.country === 'MX';
-  // A CFDI's Cantidad takes six decimals: more is refused here, as a rate outside the tax catalog.
-  if (mexican) {
-    for (const [i, item] of body.items.entries()) checkCfdiQuantity(item.cantidad, `items[${i}].cantidad`);
-  }
   const identity = clientIdentity(body);
   const productIds = lineProductIds(body.items);
   const { invoice, items } = await deps.db.transaction(async (tx) => {
@@ -710,9 +707,7 @@ export async function invoiceFromQuote(
   const paid = quote.status === 'paid';
   // A quote's line may have more decimals than a CFDI's Cantidad takes: its invoice is refused
   // (400, nothing written), as a Mexican invoice's own line would be.
-  if (mexican) {
-    for (const [i, item] of items.entries()) checkCfdiQuantity(item.cantidad, `items[${i}].cantidad`);
-  }
+  for (const [i, item] of items.entries()) checkQuantity(org.country, item.cantidad, `items[${i}].cantidad`);
   const [[client], payments] = await Promise.all([
     tx.query<{ terminos: string | null }>('SELECT terminos FROM clients WHERE id = $1', [quote.cliente_id]),
     findQuotePayments(tx, quote.id),

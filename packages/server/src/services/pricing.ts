@@ -12,7 +12,7 @@ import { isUuid } from '../ids.js';
 import { type CouponRejection, type CouponRow, couponRejection } from '../repositories/coupons.js';
 import { findProductsByIds, type ProductRow } from '../repositories/products.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
-import { checkTaxRate } from './fiscal/tax-catalog.js';
+import { checkQuantity, checkTaxRate } from './fiscal/tax-catalog.js';
 import { satUnitKey } from './fiscal/unit-keys.js';
 import type { Org } from './orgs.js';
 
@@ -112,6 +112,7 @@ export function priceLines(
   return items.map((item, index) => {
     const field = (name: string) => `items[${index}].${name}`;
     checkTaxRate(org.country, item.tax_rate, field('tax_rate'));
+    checkQuantity(org.country, item.cantidad, field('cantidad'));
     if (!item.producto_id) {
       if (caller.publishable && !org.widget.custom_items) {
         throw invalidRequest(

@@ -1,6 +1,5 @@
 import { fromMinor, toMinor } from '@svc/core';
 import { create } from 'xmlbuilder2';
-import { invalidRequest } from '../../errors.js';
 import { alpha3 } from './countries.js';
 import type { StampRequest } from './provider.js';
 
@@ -42,24 +41,12 @@ export function cfdiDateTime(now: Date, timeZone = CFDI_TIME_ZONE): string {
 }
 
 /** The SAT's decimals for a `Cantidad`: at most 6. */
-const QUANTITY_DECIMALS = 6;
+export const QUANTITY_DECIMALS = 6;
 
 /** A quantity as a CFDI writes it: plain decimals (never `1e-7`), at most six, no trailing zeros. */
 export function cfdiQuantity(value: number): string {
   const fixed = value.toFixed(QUANTITY_DECIMALS);
   return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
-}
-
-/**
- * 400 `invalid_request` naming `field` when a quantity has more decimals than a CFDI's `Cantidad`
- * takes (six): a Mexican invoice's line is refused when it is written, not rounded when stamped.
- */
-export function checkCfdiQuantity(cantidad: number, field: string): void {
-  if (Number(cantidad.toFixed(QUANTITY_DECIMALS)) !== cantidad) {
-    throw invalidRequest(
-      `${field}: at most ${QUANTITY_DECIMALS} decimals on a Mexican invoice (CFDI), not ${cantidad}`,
-    );
-  }
 }
 
 /** The SAT's `c_FormaPago` of each payment method of an invoice payment (`metodo`). */

@@ -1,4 +1,5 @@
 import { invalidRequest } from '../../errors.js';
+import { QUANTITY_DECIMALS } from './cfdi.js';
 
 /**
  * The tax catalog lines are validated against (the spec: `tax_rate` "validated against the tax
@@ -17,5 +18,17 @@ export function checkTaxRate(country: string, rate: number | null | undefined, f
   if (rate === null || rate === undefined || !catalog || catalog.includes(rate)) return;
   throw invalidRequest(
     `${field}: must be a rate of the ${country} tax catalog (${catalog.join(', ')}), not ${rate}`,
+  );
+}
+
+/**
+ * 400 `invalid_request` naming `field` when a quantity of a Mexican document has more decimals
+ * than a CFDI's `Cantidad` takes (six): its line is refused when it is written (a quote's too,
+ * which would become such an invoice), not rounded when it is stamped.
+ */
+export function checkQuantity(country: string, cantidad: number, field: string): void {
+  if (country !== 'MX' || Number(cantidad.toFixed(QUANTITY_DECIMALS)) === cantidad) return;
+  throw invalidRequest(
+    `${field}: at most ${QUANTITY_DECIMALS} decimals in Mexico, as an invoice (CFDI) takes, not ${cantidad}`,
   );
 }
