@@ -405,7 +405,10 @@ describe('changing and deleting', () => {
   it('records client.updated only when a patch changes something', async () => {
     const client = (await api('POST', '/clientes', { empresa: 'Igual SA', email: 'igual@example.com' })).body
       .data;
-    const same = await api('PATCH', `/clientes/${client.id}`, { email: 'igual@example.com', empresa: 'Igual SA' });
+    const same = await api('PATCH', `/clientes/${client.id}`, {
+      email: 'igual@example.com',
+      empresa: 'Igual SA',
+    });
     // Not even written: the record is as it was, its updated_at included.
     expect(same.body.data).toEqual(client);
     expect(await eventTypes(client.id)).toEqual(['client.created']);
