@@ -1,15 +1,23 @@
 import { formatMoney, termLabel } from '@svc/core';
-import { type Lang, MESSAGES } from '../i18n/messages.js';
+import { type Lang, MESSAGES, withColon } from '../i18n/messages.js';
 import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
 import type { Org } from '../services/orgs.js';
+import { type PaymentFields, planSchedule } from './payment-schedule.js';
 import type { PdfView } from './pdf-document.js';
 
 /**
  * The PDF of a quote: the figures and wording of its public page, the lines a client declined
- * marked as such, and, once approved on the page, the electronic acceptance (who, when, from where).
+ * marked as such, its payment plan with pay-by dates, what was paid and what is owed, and, once
+ * approved on the page, the electronic acceptance (who, when, from where).
  */
-export function quotePdfView(quote: QuoteRow, items: QuoteItemRow[], org: Org, lang: Lang): PdfView {
+export function quotePdfView(
+  quote: QuoteRow,
+  items: QuoteItemRow[],
+  org: Org,
+  lang: Lang,
+  payments: PaymentFields,
+): PdfView {
   const m = MESSAGES[lang];
   const p = QUOTE_PAGE_MESSAGES[lang];
   const locale = `${lang}-${org.country}`;
@@ -35,6 +43,30 @@ export function quotePdfView(quote: QuoteRow, items: QuoteItemRow[], org: Org, l
         `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(accepted.fecha))} UTC`,
       )}${accepted.ip ? ` IP ${accepted.ip}` : ''}`
     : null;
+  const day = (iso: string) =>
+    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
+      new Date(`${iso}T00:00:00Z`),
+    );
+  // The page's payment plan, paid amount, balance and payments; none for a rejected quote.
+  const sections: PdfView['sections'] = [];
+  if (quote.status !== 'rejected') {
+    const schedule = planSchedule(payments, lang, day);
+    sections.push({
+      heading: p.plan,
+      rows: [
+        schedule.heading,
+        ...schedule.steps.map((step) => `${step.name} · ${step.payBy} · ${money(step.monto)}`),
+        `${withColon(lang, p.paid)} ${money(payments.pagado)} · ${withColon(lang, p.balance)} ${money(payments.saldo)}`,
+      ],
+    });
+    if (payments.pagos.length > 0) {
+      sections.push({
+        heading: p.payments,
+        rows: payments.pagos.map((pay) => `${day(pay.fecha)} · ${money(pay.monto)}`),
+      });
+    }
+  }
+  if (acceptance) sections.push({ heading: p.decide, rows: [acceptance] });
   return {
     title: `${m.quote} ${quote.folio}`,
     merchant: `${org.nombre} · ${quote.cliente_nombre}`,
@@ -48,7 +80,7 @@ export function quotePdfView(quote: QuoteRow, items: QuoteItemRow[], org: Org, l
       importe: item.declinada ? '—' : money(item.importe),
     })),
     totals,
-    sections: acceptance ? [{ heading: p.decide, rows: [acceptance] }] : [],
+    sections,
     footer: org.widget.terms_text ? [org.widget.terms_text] : [],
     lang,
   };

@@ -1,12 +1,13 @@
 import { formatMoney, termLabel } from '@svc/core';
 import { html } from 'hono/html';
+import { type PaymentFields, planSchedule } from '../documents/payment-schedule.js';
 import { LANGS, type Lang, MESSAGES, withColon } from '../i18n/messages.js';
 import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
 import type { QuoteMessage } from '../repositories/quote-messages.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
 import type { Org } from '../services/orgs.js';
-import { type paymentFields, planText } from '../services/payments.js';
 import type { FieldErrors, PageField } from './public-quote.js';
+
 import { brandHref } from './public-styles.js';
 
 /** Everything the public quote page shows, read by the route. */
@@ -15,7 +16,7 @@ export interface QuotePageView {
   items: QuoteItemRow[];
   org: Org;
   lang: Lang;
-  payments: Awaited<ReturnType<typeof paymentFields>>;
+  payments: PaymentFields;
   conversation: QuoteMessage[];
   /** The value of every form's CSRF field. */
   csrf: string;
@@ -120,23 +121,14 @@ ${items.map(
           : ''
       }`;
 
-  const stepName = (step: (typeof payments.calendario)[number]) =>
-    step.tipo === 'anticipo' ? p.deposit : step.tipo === 'cuota' ? p.installment(step.numero) : p.balanceDue;
   const canPromise = quote.status === 'approved' && payments.saldo > 0;
-  const payBy = (step: (typeof payments.calendario)[number]) =>
-    step.vence ? day(step.vence) : step.dias === 0 ? p.onApproval : p.afterApproval(step.dias);
-  // A quote paid at once says when, after the client's terms ("30 days after approval"), rather
-  // than "paid in full" or "due immediately" over a net-30 balance.
-  const single = payments.plan_pagos.tipo === 'contado' ? payments.calendario[0] : undefined;
-  const planHeading = single
-    ? p.singlePayment(single.dias === 0 ? p.onApproval : p.afterApproval(single.dias))
-    : planText(payments.plan_pagos, lang);
+  const schedule = planSchedule(payments, lang, day);
   const plan = html`<section class="card" aria-labelledby="plan"><h2 id="plan">${p.plan}</h2>
-<p>${planHeading}</p>
+<p>${schedule.heading}</p>
 <table class="stack"><thead><tr><th scope="col">${m.description}</th><th scope="col">${p.payBy}</th><th scope="col" class="n">${m.amount}</th></tr></thead><tbody>
-${payments.calendario.map(
+${schedule.steps.map(
   (step) =>
-    html`<tr><td>${stepName(step)}</td><td data-label="${withColon(lang, p.payBy)}">${payBy(step)}</td><td class="n">${money(step.monto)}</td></tr>`,
+    html`<tr><td>${step.name}</td><td data-label="${withColon(lang, p.payBy)}">${step.payBy}</td><td class="n">${money(step.monto)}</td></tr>`,
 )}</tbody></table>
 <dl class="meta"><div><dt>${p.paid}</dt><dd>${money(payments.pagado)}</dd></div><div><dt>${p.balance}</dt><dd>${money(payments.saldo)}</dd></div></dl>
 ${

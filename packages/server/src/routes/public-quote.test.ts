@@ -637,10 +637,31 @@ describe('the payment plan section', () => {
     expect((await open(now.link_publico.split('/q/')[1], '?lang=en')).html).toContain(
       '<p>A single payment, on approval</p>',
     );
+    // The PDF says the same, with the amount paid and the balance.
+    const pdf = await pdfText(await t.call('GET', `/q/${token}/pdf?lang=en`));
+    expect(pdf).toContain('A single payment, 30 days after approval');
+    expect(pdf).toContain('Balance · 30 days after approval · MX$1,160.00');
+    expect(pdf).toContain('Paid: MX$0.00 · Balance due: MX$1,160.00');
     expect((await send(token, 'reject', {})).status).toBe(303);
     const { html } = await open(token, '?lang=en');
     expect(html).not.toContain('id="plan"');
     expect(html).not.toContain('Balance due');
+    expect(await pdfText(await t.call('GET', `/q/${token}/pdf?lang=en`))).not.toContain('Balance due');
+  });
+
+  it('prints a deposit plan and the payments received on the PDF, as the page shows them', async () => {
+    const created = await api('POST', '/cotizaciones', {
+      items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }],
+      cliente: { empresa: 'Anticipo SA' },
+      plan_pagos: { tipo: 'anticipo', porcentaje: 50 },
+      send: true,
+    });
+    await api('POST', `/cotizaciones/${created.id}`, { action: 'pay', monto: 580 });
+    const token = created.link_publico.split('/q/')[1] as string;
+    const pdf = await pdfText(await t.call('GET', `/q/${token}/pdf?lang=en`));
+    expect(pdf).toContain('Paid: MX$580.00 · Balance due: MX$580.00');
+    expect(pdf).toContain('Deposit');
+    expect(pdf).toMatch(/Payments received \S+ \d+, \d{4} · MX\$580\.00/);
   });
 });
 

@@ -250,11 +250,12 @@ export function publicQuoteRoutes(deps: AppDeps) {
       .get('/q/:token/pdf', async (c) => {
         const quote = await publicQuote(c.req.param('token'));
         if (!quote) return notFound(c);
-        const [org, items] = await Promise.all([
+        const [org, items, payments] = await Promise.all([
           findOrg(deps.db, { id: quote.org_id }, quote.mode),
           findQuoteItems(deps.db, quote.id),
+          paymentFields(deps.db, quote),
         ]);
-        const pdf = await renderPdf(quotePdfView(quote, items, org!, langOf(c, quote)));
+        const pdf = await renderPdf(quotePdfView(quote, items, org!, langOf(c, quote), payments));
         return c.body(new Uint8Array(pdf), 200, {
           ...headers,
           'Content-Type': 'application/pdf',
