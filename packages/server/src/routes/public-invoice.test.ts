@@ -92,6 +92,11 @@ describe('public invoice page /i/<token>', () => {
     expect((await t.app.request(`/i/${row!.token}/pdf`)).status).toBe(404);
     expect((await t.app.request('/i/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
     expect((await t.app.request('/i/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/cfdi.xml')).status).toBe(404);
+    // In the language asked for, on each of the invoice's addresses.
+    for (const path of ['', '/pdf', '/cfdi.xml']) {
+      const page = await t.app.request(`/i/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA${path}?lang=en`);
+      expect(await page.text()).toContain('<html lang="en">');
+    }
   });
 
   it('the PDF carries the same figures as the page, in the requested language', async () => {

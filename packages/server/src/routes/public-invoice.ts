@@ -103,7 +103,8 @@ ${doc.sandbox ? html`<p class="terms">${m.sandboxStamp}</p>` : ''}
     })
     .get('/i/:token/pdf', async (c) => {
       const found = await load(c.req.param('token'));
-      if (!found) return c.html(notFoundPage('es'), 404, PUBLIC_PAGE_HEADERS);
+      if (!found)
+        return c.html(notFoundPage(pickLang(c.req.query('lang')) ?? 'es'), 404, PUBLIC_PAGE_HEADERS);
       const doc = invoiceDocument(
         found.invoice,
         found,
@@ -121,7 +122,8 @@ ${doc.sandbox ? html`<p class="terms">${m.sandboxStamp}</p>` : ''}
       const token = c.req.param('token');
       const invoice = TOKEN_RE.test(token) ? await findInvoiceByToken(deps.db, token) : undefined;
       const xml = invoice?.folio_fiscal ? await findInvoiceXml(deps.db, invoice.id) : null;
-      if (!invoice || !xml) return c.html(notFoundPage('es'), 404, PUBLIC_PAGE_HEADERS);
+      if (!invoice || !xml)
+        return c.html(notFoundPage(pickLang(c.req.query('lang')) ?? 'es'), 404, PUBLIC_PAGE_HEADERS);
       return c.body(xml, 200, {
         ...PUBLIC_PAGE_HEADERS,
         'Content-Type': 'application/xml; charset=utf-8',
