@@ -1,5 +1,6 @@
 import { fromMinor, toMinor } from '@svc/core';
 import { create } from 'xmlbuilder2';
+import { memoize } from '../../memo.js';
 import { alpha3 } from './countries.js';
 import type { StampRequest } from './provider.js';
 
@@ -19,11 +20,11 @@ const rate = (value: number) => value.toFixed(6);
 const RFC = /^[A-ZÑ&]{3,4}\d{6}[A-Z\d]{3}$/;
 
 /**
- * A moment as a CFDI writes it, `YYYY-MM-DDTHH:mm:ss` without offset, in the local time of the
- * place of issue (Anexo 20: `Fecha` "debe corresponder con la hora local donde se expide").
+ * A formatter of a time zone's wall clock, made once: making one costs ~120 µs against ~8 µs to
+ * use it, and finalization calls it under the invoice number's lock.
  */
-export function cfdiDateTime(now: Date, timeZone = CFDI_TIME_ZONE): string {
-  const parts = Object.fromEntries(
+const clockOf = memoize(
+  (timeZone: string) =>
     new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
@@ -33,7 +34,17 @@ export function cfdiDateTime(now: Date, timeZone = CFDI_TIME_ZONE): string {
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
-    })
+    }),
+  64,
+);
+
+/**
+ * A moment as a CFDI writes it, `YYYY-MM-DDTHH:mm:ss` without offset, in the local time of the
+ * place of issue (Anexo 20: `Fecha` "debe corresponder con la hora local donde se expide").
+ */
+export function cfdiDateTime(now: Date, timeZone = CFDI_TIME_ZONE): string {
+  const parts = Object.fromEntries(
+    clockOf(timeZone)
       .formatToParts(now)
       .map((part) => [part.type, part.value]),
   );
