@@ -243,6 +243,19 @@ export async function findInvoiceXml(db: Queryable, invoiceId: string): Promise<
   return row?.cfdi_xml ?? null;
 }
 
+/** The stamped CFDI of one of an invoice's credit notes, by its number, or null. */
+export async function findCreditNoteXml(
+  db: Queryable,
+  invoiceId: string,
+  numero: string,
+): Promise<{ xml: string; folio_fiscal: string } | null> {
+  const [row] = await db.query<{ cfdi_xml: string | null; folio_fiscal: string | null }>(
+    'SELECT cfdi_xml, folio_fiscal FROM credit_notes WHERE invoice_id = $1 AND numero = $2',
+    [invoiceId, numero],
+  );
+  return row?.cfdi_xml && row.folio_fiscal ? { xml: row.cfdi_xml, folio_fiscal: row.folio_fiscal } : null;
+}
+
 /**
  * Takes the next number of a kind (`F` invoices, `NC` credit notes) for an organization and mode,
  * inside the caller's transaction: the counter row stays locked until it commits, so numbers are

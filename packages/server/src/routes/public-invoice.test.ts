@@ -34,6 +34,30 @@ const openInvoice = async () => {
 };
 
 describe('public invoice page /i/<token>', () => {
+  it("links each stamped credit note's CFDI, a type E related to the invoice", async () => {
+    const inv = await openInvoice();
+    await api('POST', `/facturas/${inv.id}`, {
+      action: 'credit_note',
+      monto: 100,
+      motivo: 'Descuento por pronto pago',
+    });
+    const detail = await api('GET', `/facturas/${inv.id}`);
+    const [note] = detail.notas_credito as Json[];
+    const page = await (await t.app.request(`/i/${inv.token}`)).text();
+    expect(page).toContain(`href="/i/${inv.token}/nc/${note!.numero}.xml"`);
+    const res = await t.app.request(`/i/${inv.token}/nc/${note!.numero}.xml`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toContain(`${note!.numero}-${note!.folio_fiscal}.xml`);
+    const xml = await res.text();
+    expect(xml).toContain('TipoDeComprobante="E"');
+    expect(xml).toContain(`UUID="${inv.folio_fiscal}"`);
+    expect(xml).toContain(`UUID="${note!.folio_fiscal}"`);
+    // Another invoice's token, or a number it has no note of, finds nothing.
+    const other = await openInvoice();
+    expect((await t.app.request(`/i/${other.token}/nc/${note!.numero}.xml`)).status).toBe(404);
+    expect((await t.app.request(`/i/${inv.token}/nc/NC-999999.xml`)).status).toBe(404);
+  });
+
   it('shows the state, balance, payments and folio fiscal, localized, under a strict CSP, without notes or costs', async () => {
     const inv = await openInvoice();
     const res = await t.app.request(`/i/${inv.token}`);
