@@ -36,6 +36,7 @@ export { LANGUAGES, type Language, TERM_CODES, type TermCode, termLabel } from '
 export {
   computeTotals,
   type Discount,
+  spread,
   type Totals,
   type TotalsInput,
   type TotalsLine,

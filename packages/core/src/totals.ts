@@ -112,8 +112,9 @@ function discountAmount(discount: Discount | null | undefined, subtotal: number,
  * its exact share, and the units left go to the largest remainders. Ties go to the larger weight,
  * then the higher tax rate, then the earlier line: lines that differ get the same share wherever
  * they stand, so reordering lines never changes a total. BigInt keeps `amount × weight` exact.
+ * Also a credit note's split over its invoice's tax rates (the server's CFDI).
  */
-function spread(amount: number, weights: number[], rates: number[]): number[] {
+export function spread(amount: number, weights: number[], rates: number[]): number[] {
   const total = weights.reduce((sum, w) => sum + w, 0);
   if (amount === 0 || total === 0) return weights.map(() => 0);
   const bigAmount = BigInt(amount);

@@ -1,4 +1,4 @@
-import { fromMinor, toMinor } from '@svc/core';
+import { fromMinor, spread, toMinor } from '@svc/core';
 import { create } from 'xmlbuilder2';
 import { memoize } from '../../memo.js';
 import { alpha3 } from './countries.js';
@@ -167,10 +167,11 @@ export function creditNoteParts(request: StampRequest): CreditPart[] {
     totals.set(item.tax_rate, (totals.get(item.tax_rate) ?? 0) + total);
   }
   if (totals.size === 0) totals.set(0.16, 1);
-  // Higher rates first: ties of the remainders go to them, and the concepts read in that order.
+  // Higher rates first, the order the concepts read in; the totals' own spread splits the note
+  // (ties of the remainders to the larger part, then the higher rate).
   const rates = [...totals.keys()].sort((a, b) => b - a);
   const weights = rates.map((r) => Math.max(totals.get(r)!, 0));
-  const shares = largestRemainder(minor(request.monto!), weights);
+  const shares = spread(minor(request.monto!), weights, rates);
   return rates
     .map((r, i) => ({ rate: r, ...taxIncluded(shares[i]!, r) }))
     .filter((part) => part.base + part.tax > 0)
@@ -179,25 +180,6 @@ export function creditNoteParts(request: StampRequest): CreditPart[] {
       base: fromMinor(part.base, currency),
       tax: fromMinor(part.tax, currency),
     }));
-}
-
-/** `amount` (minor units) over `weights` by largest remainder; ties to the earlier weight. */
-function largestRemainder(amount: number, weights: number[]): number[] {
-  const total = weights.reduce((sum, w) => sum + w, 0);
-  if (total === 0) return weights.map((_, i) => (i === 0 ? amount : 0));
-  const big = BigInt(amount);
-  const shares = weights.map((w) => (big * BigInt(w)) / BigInt(total));
-  const remainders = weights.map((w, i) => big * BigInt(w) - shares[i]! * BigInt(total));
-  let left = Number(big - shares.reduce((sum, s) => sum + s, 0n));
-  const order = weights
-    .map((_, i) => i)
-    .sort((a, b) => (remainders[b]! > remainders[a]! ? 1 : remainders[b]! < remainders[a]! ? -1 : a - b));
-  for (const i of order) {
-    if (left <= 0) break;
-    shares[i] = shares[i]! + 1n;
-    left -= 1;
-  }
-  return shares.map(Number);
 }
 
 /**
