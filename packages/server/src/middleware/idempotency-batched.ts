@@ -7,6 +7,7 @@ import {
   IDEMPOTENCY_WAIT_MS,
   type IdempotentOptions,
   inProgress,
+  type Replayed,
   type Reservation,
   replayHeaders,
   requestFingerprint,
@@ -14,7 +15,7 @@ import {
   unavailable,
 } from './idempotency.js';
 
-export { replayHeaders };
+export { type Replayed, replayHeaders };
 
 /**
  * An idempotent call whose operation stores its own response, in the statement that makes its
@@ -88,9 +89,6 @@ export interface Answered {
   text(): Promise<string>;
   type: string | null;
 }
-
-/** A stored response to send again, with `Idempotent-Replayed: true`. */
-export type Replayed = Extract<Reservation, { kind: 'replay' }>;
 
 /**
  * {@link runIdempotentInBatch} once the request's fingerprint is known, for any caller that can

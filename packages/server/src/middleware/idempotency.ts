@@ -58,15 +58,15 @@ export const fingerprintOf = (method: string, target: string, body: Uint8Array):
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
 export type Reservation = { kind: 'run' } | { kind: 'replay'; status: number; body: string; type: string };
-/** A stored response to send again. */
-type ReplayReservation = Extract<Reservation, { kind: 'replay' }>;
+/** A stored response to send again, with `Idempotent-Replayed: true`. */
+export type Replayed = Extract<Reservation, { kind: 'replay' }>;
 
 /**
  * The headers of a replayed response, besides the version and CORS every answer gets. A replayed
  * error keeps the request id its body was given, so the header still names the same request as
  * the body's `request_id` (design.md §4); a replayed success is answered under this request's id.
  */
-export function replayHeaders(found: ReplayReservation): Record<string, string> {
+export function replayHeaders(found: Replayed): Record<string, string> {
   const headers: Record<string, string> = { 'Content-Type': found.type, 'Idempotent-Replayed': 'true' };
   const id = storedErrorRequestId(found);
   if (id) headers['Service-Request-Id'] = id;
@@ -74,7 +74,7 @@ export function replayHeaders(found: ReplayReservation): Record<string, string> 
 }
 
 /** The `request_id` of a stored error body, if it has one. */
-function storedErrorRequestId(found: ReplayReservation): string | undefined {
+function storedErrorRequestId(found: Replayed): string | undefined {
   if (found.status < 400) return undefined;
   try {
     const id = (JSON.parse(found.body) as { request_id?: unknown }).request_id;
