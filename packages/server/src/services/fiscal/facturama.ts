@@ -1,5 +1,12 @@
 import { fromMinor, toMinor } from '@svc/core';
-import { creditDescription, creditNoteParts, emisorOf, formaPagoOf, receptorOf } from './cfdi.js';
+import {
+  creditDescription,
+  creditNoteParts,
+  emisorOf,
+  formaPagoOf,
+  QUANTITY_DECIMALS,
+  receptorOf,
+} from './cfdi.js';
 import type { FiscalProvider, StampRequest, StampResult } from './provider.js';
 
 /** How to reach Facturama's API Web (`FISCAL_PROVIDER=facturama`). */
@@ -107,7 +114,7 @@ export function facturamaCfdi(request: StampRequest) {
           Unit: item.unidad ?? undefined,
           UnitCode: item.clave_unidad_sat ?? 'H87',
           // Six decimals at most, as the SAT's Cantidad (lines are refused with more).
-          Quantity: Number(item.cantidad.toFixed(6)),
+          Quantity: Number(item.cantidad.toFixed(QUANTITY_DECIMALS)),
           UnitPrice: round(item.cantidad ? item.importe / item.cantidad : 0),
           Subtotal: round(item.importe),
           Discount: item.descuento > 0 ? round(item.descuento) : undefined,
