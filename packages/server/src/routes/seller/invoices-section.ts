@@ -4,6 +4,7 @@ import { html } from 'hono/html';
 import { ApiError } from '../../errors.js';
 import { readForm, unreadableForm } from '../../http/form-body.js';
 import { sameOrigin } from '../../http/same-origin.js';
+import { INVOICE_MESSAGES } from '../../i18n/invoice-page.js';
 import { isUuid } from '../../ids.js';
 import {
   INVOICE_ACTIONS,
@@ -24,13 +25,7 @@ const ACTIONS_BY_STATE: Record<string, InvoiceAction[]> = {
 };
 
 /** The seller page's words for an invoice's state and for its actions (the page is in Spanish). */
-const INVOICE_STATE_LABEL: Record<string, string> = {
-  draft: 'Borrador',
-  open: 'Pendiente de pago',
-  paid: 'Pagada',
-  void: 'Anulada',
-  uncollectible: 'Incobrable',
-};
+const INVOICE_STATE_LABEL: Record<string, string> = { draft: 'Borrador', ...INVOICE_MESSAGES.es.states };
 const INVOICE_ACTION_LABEL: Record<string, string> = {
   finalize: 'Emitir',
   send: 'Enviar',
