@@ -149,9 +149,10 @@ export function publicQuoteRoutes(deps: AppDeps) {
     p: QuotePageMessages,
   ) => {
     const token = quote.token;
-    const mark = decimalMark(
-      `${langOf(c, quote)}-${(await findOrg(deps.db, { id: quote.org_id }))?.country ?? 'MX'}`,
-    );
+    // The decimal mark amounts are typed with: the page's language in the merchant's country, read
+    // only by the forms that carry an amount.
+    const mark = async () =>
+      decimalMark(`${langOf(c, quote)}-${(await findOrg(deps.db, { id: quote.org_id }))?.country ?? 'MX'}`);
     if (name === 'approve') {
       const lineas = [form.lineas].flat().filter((id): id is string => typeof id === 'string');
       const nombre = text(form, 'nombre').trim();
@@ -173,7 +174,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
       const kind = text(form, 'tipo_propuesta') as (typeof PROPOSALS)[number] | '';
       let propuesta: Proposal | null = null;
       if (kind) {
-        const value = positiveNumber(text(form, 'valor'), mark);
+        const value = positiveNumber(text(form, 'valor'), await mark());
         if (!PROPOSALS.includes(kind)) throw new FormRefusal({ tipo_propuesta: p.errors.other });
         if (value === undefined) throw new FormRefusal({ valor: p.errors.propuesta });
         propuesta = { [kind]: value };
@@ -185,7 +186,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
       });
     } else {
       const fecha = text(form, 'fecha_promesa');
-      const monto = positiveNumber(text(form, 'monto'), mark);
+      const monto = positiveNumber(text(form, 'monto'), await mark());
       const fields: FieldErrors = {};
       if (!ISO_DATE.test(fecha) || !dayExists(fecha) || fecha < isoDay(deps.now()))
         fields.fecha_promesa = p.errors.promiseDate;
