@@ -110,6 +110,21 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
     );
     expect(created.key).toMatch(KEY('sk_live'));
     expect(created.id).toMatch(UUID);
+    // Restricted keys name their resources: test_mode is one, the sandbox reset its operation.
+    const restricted = async (...permissions: string[]) =>
+      JSON.parse(
+        (
+          await cli(
+            [
+              ...['keys', 'create', '--org', org.id, '--kind', 'restricted', '--mode', 'test'],
+              ...['--scope', 'write', '--json', ...permissions.flatMap((p) => ['--permission', p])],
+            ],
+            env,
+          )
+        ).stdout,
+      ).key as string;
+    const resetter = await restricted('test_mode=write');
+    const reader = await restricted('cotizaciones=read');
 
     const server = await startServerProcess(env);
     try {
@@ -120,6 +135,15 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
       expect(await res.json()).toMatchObject({
         data: { org: { id: org.id, plan: 'starter' }, scope: 'read', mode: 'live' },
       });
+      const reset = (key: string) =>
+        fetch(`${server.url}/api/test-mode/reset`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}` },
+        });
+      expect(await (await reset(resetter)).json()).toMatchObject({ data: { reset: true, mode: 'test' } });
+      const refused = await reset(reader);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: 'insufficient_scope' });
     } finally {
       await server.stop();
     }
