@@ -11,9 +11,9 @@ export type Validation<T> = { ok: true; value: T } | { ok: false; message: strin
  */
 export function validate<T>(schema: v.GenericSchema<unknown, T>, input: unknown): Validation<T> {
   // Valibot's object schemas take an array as an object (its indexes as keys), so a body of `[]`
-  // would pass for `{}`. Every object this service reads is a JSON object.
-  if (Array.isArray(input) && OBJECT_SCHEMAS.has(schema.type)) {
-    return { ok: false, field: 'body', message: 'body: must be a JSON object, not an array' };
+  // would pass for `{}`. Every object this service reads is a JSON object: anything else is named.
+  if (OBJECT_SCHEMAS.has(schema.type) && input !== undefined && !isJsonObject(input)) {
+    return { ok: false, field: 'body', message: `body: must be a JSON object, not ${kindOf(input)}` };
   }
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return { ok: true, value: result.output };
@@ -32,3 +32,9 @@ export function validate<T>(schema: v.GenericSchema<unknown, T>, input: unknown)
   const message = unknown ? 'unknown field' : missing ? 'is required' : issue.message;
   return { ok: false, field, message: `${field}: ${message}` };
 }
+
+const isJsonObject = (input: unknown) => typeof input === 'object' && input !== null && !Array.isArray(input);
+
+/** What a JSON value that is not an object is, as a message says it: `an array`, `null`, `a string`. */
+const kindOf = (input: unknown) =>
+  input === null ? 'null' : Array.isArray(input) ? 'an array' : `a ${typeof input}`;

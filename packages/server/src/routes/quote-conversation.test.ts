@@ -106,6 +106,21 @@ describe('the quote conversation through the API', () => {
     expect(await comments(q.id)).toHaveLength(0);
   });
 
+  it('takes item_id null as about the whole quote, and a line id in upper case as that line', async () => {
+    const q = await sentQuote();
+    expect((await action(q.id, { action: 'comment', mensaje: 'General', item_id: null })).status).toBe(200);
+    const line = String(q.items[0].id);
+    expect(
+      (await action(q.id, { action: 'comment', mensaje: 'Línea', item_id: line.toUpperCase() })).status,
+    ).toBe(200);
+    expect((await detail(q.id)).conversacion).toEqual([
+      expect.objectContaining({ mensaje: 'General', item_id: null }),
+      expect.objectContaining({ mensaje: 'Línea', item_id: line }),
+    ]);
+    const missing = await expectError(await action(q.id, { action: 'comment' }), 400, 'invalid_request');
+    expect(missing.error).toBe('mensaje: is required');
+  });
+
   it('takes a message of exactly 2000 characters', async () => {
     const q = await sentQuote();
     const res = await action(q.id, { action: 'comment', mensaje: 'é'.repeat(2000) });

@@ -54,7 +54,16 @@ const commentEntries = {
       v.maxLength(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`),
     ),
   ),
-  item_id: v.optional(v.pipe(v.string('must be a string'), v.uuid('must be a line id (UUID) of this quote'))),
+  // null, like an absent one, is about the whole quote; a line id is compared in lower case.
+  item_id: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string('must be a string'),
+        v.uuid('must be a line id (UUID) of this quote'),
+        v.transform((id) => id.toLowerCase()),
+      ),
+    ),
+  ),
 };
 const PAY_FIELDS = ['monto', 'payment_method', 'fecha', 'referencia'] as const;
 const PROMISE_FIELDS = ['monto', 'fecha_promesa'] as const;
@@ -68,16 +77,16 @@ function checkGettingPaidFields(body: v.InferOutput<typeof actionSchema>): void 
       throw invalidRequest(`${field}: the ${body.action} action does not take it`);
   }
   for (const field of ['mensaje', 'item_id'] as const) {
-    if (body[field] !== undefined && body.action !== 'comment')
+    if (body[field] != null && body.action !== 'comment')
       throw invalidRequest(`${field}: only the comment action takes it`);
   }
-  if (body.action === 'comment' && body.mensaje === undefined) throw invalidRequest('mensaje: required');
+  if (body.action === 'comment' && body.mensaje === undefined) throw invalidRequest('mensaje: is required');
   if (body.plan_pagos !== undefined && body.action !== 'resend')
     throw invalidRequest('plan_pagos: only the resend action takes it');
   if ((body.action === 'pay' || body.action === 'promise') && body.monto === undefined)
-    throw invalidRequest('monto: required');
+    throw invalidRequest('monto: is required');
   if (body.action === 'promise' && body.fecha_promesa === undefined)
-    throw invalidRequest('fecha_promesa: required');
+    throw invalidRequest('fecha_promesa: is required');
 }
 
 export const actionSchema = v.strictObject({

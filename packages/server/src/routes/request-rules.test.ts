@@ -41,13 +41,22 @@ describe('bodies', () => {
     expect(await count('tasks')).toBe(0);
   });
 
-  it('refuses a JSON array where an object is expected, even when every field is optional', async () => {
+  it('refuses a JSON array, null or a scalar where an object is expected, even when every field is optional', async () => {
     const client = (await (await call('POST', '/clientes', cliente)).json()) as Json;
     const patched = await call('PATCH', `/clientes/${client.data.id}`, []);
     expect((await expectError(patched, 400, 'invalid_request')).error).toBe(
       'body: must be a JSON object, not an array',
     );
     await expectError(await call('POST', '/tareas', [{ titulo: 'x' }]), 400, 'invalid_request');
+    for (const [body, kind] of [
+      ['null', 'null'],
+      ['"tarea"', 'a string'],
+      ['7', 'a number'],
+    ]) {
+      expect((await expectError(await call('POST', '/tareas', body), 400, 'invalid_request')).error).toBe(
+        `body: must be a JSON object, not ${kind}`,
+      );
+    }
     expect(await count('tasks')).toBe(0);
   });
 

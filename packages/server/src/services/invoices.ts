@@ -588,7 +588,7 @@ const add = (a: number, b: number, currency: string) =>
 /** 400 unless a payment or credit note's amount is above 0 and at most the balance. */
 function checkAmount(invoice: InvoiceRow, body: InvoiceActionRequest) {
   if (body.action !== 'pay' && body.action !== 'credit_note') return;
-  if (body.monto === undefined) throw invalidRequest('monto: required');
+  if (body.monto === undefined) throw invalidRequest('monto: is required');
   if (body.action === 'credit_note' && !body.motivo)
     throw invalidRequest('motivo: required for a credit note');
   const monto = minorAmount(body.monto, invoice.moneda, 'monto');

@@ -60,7 +60,7 @@ export interface ActionRequest {
   fecha_promesa?: string;
   /** comment: the seller's message, and the line it is about. */
   mensaje?: string;
-  item_id?: string;
+  item_id?: string | null;
 }
 
 /** Simple moves: source states, target state and event (design.md section 5). */
@@ -122,10 +122,10 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
       return moved;
     }
     if ((action === 'pay' || action === 'promise') && request.monto === undefined) {
-      throw invalidRequest('monto: required');
+      throw invalidRequest('monto: is required');
     }
     if (action === 'promise' && request.fecha_promesa === undefined) {
-      throw invalidRequest('fecha_promesa: required');
+      throw invalidRequest('fecha_promesa: is required');
     }
     if (action === 'pay') {
       const { monto, payment_method, fecha, referencia } = request;
