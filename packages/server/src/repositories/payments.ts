@@ -57,6 +57,17 @@ export async function insertQuotePayment(
   return row!;
 }
 
+/**
+ * Adds a payment on the quote's invoice to the quote's `pagado`: the invoice carries the quote's
+ * payments and total, so both show one balance. The payment itself is the invoice's record.
+ */
+export async function addInvoicePaymentToQuote(tx: Queryable, quoteId: string, monto: number): Promise<void> {
+  await tx.query('UPDATE quotes SET pagado = pagado + $2, updated_at = now() WHERE id = $1', [
+    quoteId,
+    monto,
+  ]);
+}
+
 /** The payments of a quote, oldest first. */
 export function findQuotePayments(db: Queryable, quoteId: string): Promise<QuotePaymentRow[]> {
   return db.query<QuotePaymentRow>(

@@ -307,6 +307,27 @@ describe('promises', () => {
     expect((await detail(third)).promesas[0].estado).toBe('kept');
   });
 
+  it('counts payments on the quote’s invoice: the quote’s balance, and its promises kept, never broken', async () => {
+    const id = await quote();
+    await action(id, { action: 'pay', monto: 160 });
+    const promised = await action(id, { action: 'promise', fecha_promesa: inDays(5), monto: 1000 });
+    const promiseId = promised.body.data.promesas[0].id;
+    const invoiced = await action(id, { action: 'invoice' });
+    expect(invoiced.res.status).toBe(200);
+    const invoiceId = invoiced.body.data.factura.id as string;
+    const pay = (monto: number) => post(`/facturas/${invoiceId}`, { action: 'pay', monto });
+    expect((await pay(600)).res.status).toBe(200);
+    expect(await detail(id)).toMatchObject({ pagado: 760, saldo: 400 });
+    expect((await detail(id)).promesas[0].estado).toBe('pending');
+    const last = await pay(400);
+    expect(last.body.data).toMatchObject({ estado: 'paid', saldo: 0 });
+    expect(await detail(id)).toMatchObject({ pagado: 1160, saldo: 0 });
+    expect((await detail(id)).promesas[0].estado).toBe('kept');
+    expect(await events(promiseId, 'promise.kept')).toHaveLength(1);
+    await post(`/test_helpers/cotizaciones/${id}`, { action: 'break_promises' });
+    expect(await events(promiseId, 'promise.broken')).toHaveLength(0);
+  });
+
   it('keeps pending promises when the quote is marked paid outside the service', async () => {
     const id = await quote();
     await action(id, { action: 'promise', fecha_promesa: inDays(3), monto: 100 });

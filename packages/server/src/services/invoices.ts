@@ -49,6 +49,7 @@ import { findOrg, type Org } from './orgs.js';
 import { minorAmount, requestedDiscount, termDays } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { exchangeRate, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
+import { countInvoicePaymentOnQuote } from './promises.js';
 import { type QueuedEmail, sendQueuedEmail } from './quote-email.js';
 import { addDays } from './quote-sending.js';
 import { apiActor, noSuchClient } from './quotes.js';
@@ -491,12 +492,14 @@ export async function runInvoiceAction(
           return current;
         }
         case 'pay': {
+          const payment = { monto: body.monto!, fecha: body.fecha ?? today(now) };
           await insertInvoicePayment(tx, current.id, {
-            monto: body.monto!,
-            fecha: body.fecha ?? today(now),
+            ...payment,
             metodo: body.metodo ?? 'transferencia',
             referencia: body.referencia ?? null,
           });
+          if (current.cotizacion_id)
+            await countInvoicePaymentOnQuote(tx, current.cotizacion_id, payment, actor);
           return settle(tx, current, { pagado: add(current.pagado, body.monto!, current.moneda) }, event);
         }
         case 'credit_note': {

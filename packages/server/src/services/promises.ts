@@ -2,7 +2,13 @@ import { fromMinor, toMinor } from '@svc/core';
 import type { Database, Queryable } from '../db/database.js';
 import { invalidRequest, invalidState } from '../errors.js';
 import { insertEvent } from '../repositories/events.js';
-import { breakPromises, insertPromise, type PromiseRow } from '../repositories/payments.js';
+import {
+  addInvoicePaymentToQuote,
+  applyPaymentToPromises,
+  breakPromises,
+  insertPromise,
+  type PromiseRow,
+} from '../repositories/payments.js';
 import type { QuoteRow } from '../repositories/quotes.js';
 import { balanceOf, isoDay, minorAmount, promiseEventData } from './payments.js';
 
@@ -95,4 +101,20 @@ export async function breakQuotePromises(tx: Queryable, quoteId: string): Promis
   const broken = await breakPromises(tx, { quoteId });
   await promiseEvents(tx, 'promise.broken', broken, 'system');
   return broken.length;
+}
+
+/**
+ * A payment on an invoice made from a quote counts for the quote too (design.md section 12: a
+ * promise is kept by the payments registered after it, and once invoiced they go on the invoice):
+ * the quote's `pagado`, and its pending promises, kept (`promise.kept`) when it completes them.
+ */
+export async function countInvoicePaymentOnQuote(
+  tx: Queryable,
+  quoteId: string,
+  payment: { monto: number; fecha: string },
+  actor: string,
+): Promise<void> {
+  await addInvoicePaymentToQuote(tx, quoteId, payment.monto);
+  const kept = await applyPaymentToPromises(tx, quoteId, payment.monto, payment.fecha);
+  await promiseEvents(tx, 'promise.kept', kept, actor);
 }
