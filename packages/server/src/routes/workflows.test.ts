@@ -180,6 +180,16 @@ describe('workflows', () => {
     // Once uncollectible it is not open any more: a second run fails for that record.
     const again = await invoke(byName.incobrables!.id, [old.id]);
     expect(again.body.data.resultados[0]).toMatchObject({ ok: false, code: 'invalid_state' });
+    // An invoice not due yet is not "0 days overdue": the message says when it is due.
+    const notDue = await openInvoice(-30);
+    const { vence } = (await call('GET', `/facturas/${notDue.id}`)).body.data;
+    const early = await invoke(byName.incobrables!.id, [notDue.id]);
+    expect(early.body.data.resultados[0]).toEqual({
+      id: notDue.id,
+      ok: false,
+      code: 'invalid_state',
+      error: `mark_uncollectible: invoice ${notDue.numero} is not due until ${vence}. Nothing was changed.`,
+    });
   });
 
   it('creates a task on an invoice titled with its number, and refuses a quote id to an invoice workflow', async () => {

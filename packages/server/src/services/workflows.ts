@@ -288,7 +288,9 @@ async function runInvoiceStep(
       const overdue = daysBetween(invoice.vence, isoDay(context.now));
       if (overdue < step.dias_vencida) {
         throw invalidState(
-          `${step.tipo}: invoice ${numero} is ${Math.max(overdue, 0)} days overdue, less than ${step.dias_vencida}. Nothing was changed.`,
+          overdue < 0
+            ? `${step.tipo}: invoice ${numero} is not due until ${invoice.vence}. Nothing was changed.`
+            : `${step.tipo}: invoice ${numero} is ${overdue} days overdue, less than ${step.dias_vencida}. Nothing was changed.`,
         );
       }
       return markUncollectibleInTx(tx, invoice, context.actor);
