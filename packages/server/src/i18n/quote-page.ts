@@ -62,11 +62,17 @@ export interface QuotePageMessages {
     /** Above the form's messages: the fields to correct, each message linked to its field. */
     summary: string;
     lineas: string;
+    /** A ticked line that is not one of this quote's lines. */
+    linesNotOnQuote: string;
     nombre: string;
     email: string;
+    /** A rejection's reason that is not plain text of up to 2000 characters. */
+    motivo: string;
     mensaje: string;
     propuesta: string;
     item_id: string;
+    /** A message about a line that is not one of this quote's lines. */
+    lineNotOnQuote: string;
     promiseDate: string;
     promiseAmount: string;
     promiseOverBalance: string;
@@ -136,11 +142,16 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
       notAllowed: 'Esta cotización ya no admite esa acción.',
       summary: 'Revisa lo que se indica:',
       lineas: 'Marca al menos una línea para aprobar.',
+      linesNotOnQuote:
+        'Una de las líneas marcadas no es de esta cotización. Marca solo las líneas que ves aquí.',
       nombre: 'Escribe tu nombre (hasta 200 caracteres) para aprobar.',
       email: 'Escribe un correo electrónico válido, como nombre@empresa.com.',
+      motivo: 'Escribe el motivo en texto simple, de hasta 2000 caracteres.',
       mensaje: 'Escribe un mensaje de 1 a 2000 caracteres.',
       propuesta: 'Escribe un valor mayor que cero para la contraoferta.',
       item_id: 'Para proponer un precio o una cantidad elige la línea; para un total, toda la cotización.',
+      lineNotOnQuote:
+        'La línea elegida no es de esta cotización. Elige una de sus líneas o toda la cotización.',
       promiseDate: 'Elige una fecha de hoy en adelante.',
       promiseAmount: 'Escribe un importe mayor que cero.',
       promiseOverBalance: 'El importe no puede ser mayor que el saldo pendiente.',
@@ -208,11 +219,15 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
       notAllowed: 'This quote no longer allows that.',
       summary: 'Please correct the following:',
       lineas: 'Tick at least one line to approve.',
+      linesNotOnQuote: "A ticked line is not one of this quote's lines. Tick only the lines shown here.",
       nombre: 'Type your name (up to 200 characters) to approve.',
       email: 'Type a valid e-mail address, like name@company.com.',
+      motivo: 'Write the reason as plain text, up to 2000 characters.',
       mensaje: 'Write a message of 1 to 2000 characters.',
       propuesta: 'Enter a value above zero for the counteroffer.',
       item_id: 'To propose a price or a quantity choose the line; for a total, the whole quote.',
+      lineNotOnQuote:
+        "The chosen line is not one of this quote's lines. Choose one of its lines or the whole quote.",
       promiseDate: 'Choose a date from today on.',
       promiseAmount: 'Enter an amount above zero.',
       promiseOverBalance: 'The amount cannot be above the balance due.',
@@ -280,11 +295,15 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
       notAllowed: 'Este orçamento já não permite essa ação.',
       summary: 'Corrija o seguinte:',
       lineas: 'Marque pelo menos uma linha para aprovar.',
+      linesNotOnQuote: 'Uma das linhas marcadas não é deste orçamento. Marque só as linhas que vê aqui.',
       nombre: 'Escreva o seu nome (até 200 caracteres) para aprovar.',
       email: 'Escreva um e-mail válido, como nome@empresa.com.',
+      motivo: 'Escreva o motivo em texto simples, até 2000 caracteres.',
       mensaje: 'Escreva uma mensagem de 1 a 2000 caracteres.',
       propuesta: 'Indique um valor maior que zero para a contraproposta.',
       item_id: 'Para propor um preço ou uma quantidade escolha a linha; para um total, todo o orçamento.',
+      lineNotOnQuote:
+        'A linha escolhida não é deste orçamento. Escolha uma das suas linhas ou todo o orçamento.',
       promiseDate: 'Escolha uma data de hoje em diante.',
       promiseAmount: 'Indique um valor maior que zero.',
       promiseOverBalance: 'O valor não pode ser maior que o saldo em aberto.',
@@ -353,11 +372,16 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
       notAllowed: 'Ce devis ne permet plus cette action.',
       summary: 'Veuillez corriger ce qui suit\u00a0:',
       lineas: 'Cochez au moins une ligne à accepter.',
+      linesNotOnQuote:
+        'Une des lignes cochées ne fait pas partie de ce devis. Cochez seulement les lignes affichées ici.',
       nombre: 'Saisissez votre nom (200 caractères au plus) pour accepter.',
       email: 'Saisissez une adresse e-mail valide, par exemple nom@entreprise.com.',
+      motivo: 'Écrivez le motif en texte simple, 2000 caractères au plus.',
       mensaje: 'Écrivez un message de 1 à 2000 caractères.',
       propuesta: 'Saisissez une valeur supérieure à zéro pour la contre-offre.',
       item_id: 'Pour proposer un prix ou une quantité, choisissez la ligne ; pour un total, tout le devis.',
+      lineNotOnQuote:
+        'La ligne choisie ne fait pas partie de ce devis. Choisissez l’une de ses lignes ou tout le devis.',
       promiseDate: 'Choisissez une date à partir d’aujourd’hui.',
       promiseAmount: 'Saisissez un montant supérieur à zéro.',
       promiseOverBalance: 'Le montant ne peut pas dépasser le reste à payer.',
@@ -428,11 +452,16 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
       notAllowed: 'Dieses Angebot lässt das nicht mehr zu.',
       summary: 'Bitte korrigieren Sie Folgendes:',
       lineas: 'Markieren Sie mindestens eine Position zur Annahme.',
+      linesNotOnQuote:
+        'Eine markierte Position gehört nicht zu diesem Angebot. Markieren Sie nur die hier gezeigten Positionen.',
       nombre: 'Geben Sie Ihren Namen ein (höchstens 200 Zeichen), um anzunehmen.',
       email: 'Geben Sie eine gültige E-Mail-Adresse ein, z. B. name@firma.de.',
+      motivo: 'Schreiben Sie den Grund als einfachen Text mit höchstens 2000 Zeichen.',
       mensaje: 'Schreiben Sie eine Nachricht mit 1 bis 2000 Zeichen.',
       propuesta: 'Geben Sie für das Gegenangebot einen Wert über null ein.',
       item_id: 'Für einen Preis oder eine Menge wählen Sie die Position; für eine Summe das ganze Angebot.',
+      lineNotOnQuote:
+        'Die gewählte Position gehört nicht zu diesem Angebot. Wählen Sie eine seiner Positionen oder das ganze Angebot.',
       promiseDate: 'Wählen Sie ein Datum ab heute.',
       promiseAmount: 'Geben Sie einen Betrag über null ein.',
       promiseOverBalance: 'Der Betrag darf den offenen Betrag nicht übersteigen.',

@@ -108,7 +108,7 @@ ${items.map(
 </form>
 <h3>${p.rejectTitle}</h3>
 <form method="post" action="${action('reject')}" class="stack">${csrfField}
-<div class="field"><label for="motivo">${p.rejectReason}</label><textarea id="motivo" name="motivo" maxlength="2000">${values.motivo ?? ''}</textarea></div>
+<div class="field"><label for="motivo">${p.rejectReason}</label>${errorOf('motivo')}<textarea id="motivo" name="motivo" maxlength="2000"${invalid('motivo')}>${values.motivo ?? ''}</textarea></div>
 <div class="actions"><button class="secondary" type="submit">${m.reject}</button></div>
 </form></section>`
     : html`<p class="status"${view.announceDecision ? html` role="status"` : ''}>${statusText[quote.status] ?? m.decided}</p>${

@@ -79,6 +79,18 @@ async function send(
   });
 }
 const signer = { nombre: 'Ana Pérez', email: 'ana@cliente.example' };
+/**
+ * A refusal that names `field` alone: its message beside it (`<field>-error`), and no other field
+ * of any form marked invalid or described by an error.
+ */
+function expectOnlyField(html: string, field: string, message: string) {
+  const shown = new RegExp(`<p class="field-error" id="${field}-error">([^<]*)</p>`).exec(html)?.[1];
+  expect(shown, field).toContain(message);
+  const invalid = [...html.matchAll(/(?:id|name)="(\w+)"[^>]*aria-invalid="true"/g)].map((m) => m[1]);
+  expect(new Set(invalid), field).toEqual(new Set([field]));
+  const described = [...html.matchAll(/aria-describedby="(\w+)-error"/g)].map((m) => m[1]);
+  expect(new Set(described), field).toEqual(new Set([field]));
+}
 const lineIds = (q: Json) => (q.detail.items as Json[]).map((item) => item.id as string);
 
 describe('public quote page', () => {
@@ -279,18 +291,28 @@ describe('approving on the page', () => {
   it('refuses an approval without a signer, without lines, or with a line of another quote, and writes nothing', async () => {
     const q = await quote();
     const other = await quote();
-    const cases: [Record<string, string | string[]>, string][] = [
-      [{ lineas: lineIds(q), nombre: '', email: 'ana@cliente.example' }, 'Escribe tu nombre'],
-      [{ lineas: lineIds(q), nombre: 'Ana', email: 'no-es-correo' }, 'Escribe un correo electrónico válido'],
-      [{ ...signer }, 'Marca al menos una línea'],
-      [{ lineas: [lineIds(q)[0]!, lineIds(other)[0]!], ...signer }, 'Marca al menos una línea'],
+    const cases: [Record<string, string | string[]>, string, string][] = [
+      [{ lineas: lineIds(q), nombre: '', email: 'ana@cliente.example' }, 'Escribe tu nombre', 'nombre'],
+      [
+        { lineas: lineIds(q), nombre: 'Ana', email: 'no-es-correo' },
+        'Escribe un correo electrónico válido',
+        'email',
+      ],
+      [{ ...signer }, 'Marca al menos una línea', 'lineas'],
+      // A line was ticked, but one that is not this quote's: not "tick at least one".
+      [
+        { lineas: [lineIds(q)[0]!, lineIds(other)[0]!], ...signer },
+        'Una de las líneas marcadas no es de esta cotización.',
+        'lineas',
+      ],
+      [{ lineas: 'abc', ...signer }, 'Una de las líneas marcadas no es de esta cotización.', 'lineas'],
     ];
-    for (const [fields, message] of cases) {
+    for (const [fields, message, field] of cases) {
       const res = await send(q.token, 'approve', fields);
       expect(res.status).toBe(400);
       const html = await res.text();
       expect(html).toContain('role="alert"');
-      expect(html).toContain(message);
+      expectOnlyField(html, field, message);
       // What was typed comes back.
       if (fields.email) expect(html).toContain(`value="${fields.email}"`);
     }
@@ -396,6 +418,25 @@ describe('rejecting, talking and promising on the page', () => {
     const plain = await quote();
     expect((await send(plain.token, 'reject', { motivo: '' })).status).toBe(303);
     expect((await detail(plain.id)).motivo_rechazo).toBeNull();
+  });
+
+  it("refuses a reason that is not plain text of up to 2000 characters on the reason's own field, writing nothing", async () => {
+    const q = await quote();
+    for (const motivo of ['otro\u0001proveedor', 'x'.repeat(2001)]) {
+      const res = await send(q.token, 'reject', { motivo });
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expectOnlyField(html, 'motivo', 'Escribe el motivo en texto simple, de hasta 2000 caracteres.');
+      expect(html).toMatch(/<textarea id="motivo"[^>]*aria-invalid="true" aria-describedby="motivo-error">/);
+      // Not the conversation's message field, nor its wording.
+      expect(html).not.toContain('Escribe un mensaje de 1 a 2000');
+    }
+    // In the page's language, like every message of the page.
+    const en = await (await send(q.token, 'reject?lang=en', { motivo: 'x'.repeat(2001) })).text();
+    expectOnlyField(en, 'motivo', 'Write the reason as plain text, up to 2000 characters.');
+    const after = await detail(q.id);
+    expect(after).toMatchObject({ status: 'viewed', motivo_rechazo: null });
+    expect(await events(q.id, 'quote.rejected')).toHaveLength(0);
   });
 
   it('answers a body that cannot be read as a form, or too large, with the page saying so', async () => {
@@ -514,25 +555,49 @@ describe('rejecting, talking and promising on the page', () => {
   it('refuses bad messages and counteroffers, and a line of another quote, writing nothing', async () => {
     const q = await quote();
     const other = await quote();
-    const refused: [Record<string, string>, string][] = [
-      [{ mensaje: '   ' }, 'Escribe un mensaje de 1 a 2000'],
-      [{ mensaje: 'x'.repeat(2001) }, 'Escribe un mensaje de 1 a 2000'],
-      [{ mensaje: 'a\u0007b' }, 'Escribe un mensaje de 1 a 2000'],
-      [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: '0' }, 'mayor que cero'],
-      [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: 'abc' }, 'mayor que cero'],
-      [{ mensaje: 'precio', tipo_propuesta: 'descuento', valor: '5' }, 'No pudimos registrarlo'],
-      [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: '100' }, 'elige la línea'],
+    const [line] = lineIds(q);
+    const notOnQuote = 'La línea elegida no es de esta cotización.';
+    const refused: [Record<string, string>, string, string][] = [
+      [{ mensaje: '   ' }, 'Escribe un mensaje de 1 a 2000', 'mensaje'],
+      [{ mensaje: 'x'.repeat(2001) }, 'Escribe un mensaje de 1 a 2000', 'mensaje'],
+      [{ mensaje: 'a\u0007b' }, 'Escribe un mensaje de 1 a 2000', 'mensaje'],
+      [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: '0' }, 'mayor que cero', 'valor'],
+      [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: 'abc' }, 'mayor que cero', 'valor'],
+      // Above zero, but finer than the peso's cents: the promise form's words for decimals.
       [
-        { mensaje: 'total', item_id: lineIds(q)[0]!, tipo_propuesta: 'total', valor: '100' },
-        'elige la línea',
+        { mensaje: 'precio', item_id: line!, tipo_propuesta: 'precio_unitario', valor: '10.555' },
+        'Escribe el importe con 2 decimales como máximo.',
+        'valor',
       ],
-      [{ mensaje: 'hola', item_id: lineIds(other)[0]! }, 'elige la línea'],
-      [{ mensaje: 'hola', item_id: 'not-a-line' }, 'elige la línea'],
+      [
+        { mensaje: 'total', tipo_propuesta: 'total', valor: '10.555' },
+        'Escribe el importe con 2 decimales como máximo.',
+        'valor',
+      ],
+      [
+        { mensaje: 'precio', tipo_propuesta: 'descuento', valor: '5' },
+        'No pudimos registrarlo',
+        'tipo_propuesta',
+      ],
+      [{ mensaje: 'precio', tipo_propuesta: 'precio_unitario', valor: '100' }, 'elige la línea', 'item_id'],
+      [
+        { mensaje: 'total', item_id: line!, tipo_propuesta: 'total', valor: '100' },
+        'elige la línea',
+        'item_id',
+      ],
+      // A line that is not this quote's, with no proposal at all: it says so, on the line's field.
+      [{ mensaje: 'hola', item_id: lineIds(other)[0]! }, notOnQuote, 'item_id'],
+      [{ mensaje: 'hola', item_id: 'abc' }, notOnQuote, 'item_id'],
+      [
+        { mensaje: 'precio', item_id: 'abc', tipo_propuesta: 'precio_unitario', valor: '100' },
+        notOnQuote,
+        'item_id',
+      ],
     ];
-    for (const [fields, message] of refused) {
+    for (const [fields, message, field] of refused) {
       const res = await send(q.token, 'comment', fields);
       expect(res.status).toBe(400);
-      expect(await res.text()).toContain(message);
+      expectOnlyField(await res.text(), field, message);
     }
     expect((await detail(q.id)).conversacion).toEqual([]);
     expect((await detail(other.id)).conversacion).toEqual([]);

@@ -54,6 +54,7 @@ export type PageField =
   | 'lineas'
   | 'nombre'
   | 'email'
+  | 'motivo'
   | 'mensaje'
   | 'tipo_propuesta'
   | 'valor'
@@ -169,7 +170,7 @@ export function publicQuoteRoutes(deps: AppDeps) {
       });
     } else if (name === 'reject') {
       const motivo = text(form, 'motivo').trim();
-      await rejectOnPage(deps, token, motivo ? cleanMessage(motivo) : null);
+      await rejectOnPage(deps, token, motivo ? cleanMessage(motivo, 'motivo') : null);
     } else if (name === 'comment') {
       const kind = text(form, 'tipo_propuesta') as (typeof PROPOSALS)[number] | '';
       let propuesta: Proposal | null = null;
@@ -207,10 +208,20 @@ export function publicQuoteRoutes(deps: AppDeps) {
    */
   const fieldsOf = (error: ApiError, quote: QuoteRow, p: QuotePageMessages): FieldErrors | undefined => {
     const field = String(error.extra.field ?? error.message.split(/[:.]/)[0]);
-    if (field === 'lineas') return { lineas: p.errors.lineas };
+    // A line id that is not this quote's (an old page, an edited form) is not a missing choice: it
+    // says so, rather than asking to tick a line or to pick one for a proposal never made.
+    const foreignLine = error.message.includes('not a line of this quote');
+    if (field === 'lineas') return { lineas: foreignLine ? p.errors.linesNotOnQuote : p.errors.lineas };
+    if (field === 'motivo') return { motivo: p.errors.motivo };
     if (field === 'mensaje') return { mensaje: p.errors.mensaje };
-    if (field === 'propuesta') return { valor: p.errors.propuesta };
-    if (field === 'item_id') return { item_id: p.errors.item_id };
+    if (field === 'propuesta') {
+      // A price or total with more decimals than the currency has (`at most 2 decimals in MXN`) is
+      // above zero: it gets the promise form's wording. A quantity's limit says "up to 4 decimals".
+      if (error.message.includes('decimals in'))
+        return { valor: p.errors.promiseDecimals(currencyExponent(quote.moneda)) };
+      return { valor: p.errors.propuesta };
+    }
+    if (field === 'item_id') return { item_id: foreignLine ? p.errors.lineNotOnQuote : p.errors.item_id };
     if (field === 'fecha_promesa') return { fecha_promesa: p.errors.promiseDate };
     if (field === 'monto') {
       if (error.message.includes('decimals'))

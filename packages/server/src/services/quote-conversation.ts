@@ -26,9 +26,11 @@ export interface NewMessage {
 /**
  * Checks a message's text: plain text of 1–2,000 characters once trimmed, without control
  * characters other than line breaks and tabs (it is shown on pages, in e-mails and in events).
+ * `field` names what is checked in the refusal: a rejection's reason (`motivo`) is held to the same
+ * rules, and its error must point at the reason, not at the conversation's message.
  */
-export function cleanMessage(mensaje: unknown): string {
-  const refuse = (why: string) => invalidRequest(`mensaje: ${why}`, { field: 'mensaje' });
+export function cleanMessage(mensaje: unknown, field: 'mensaje' | 'motivo' = 'mensaje'): string {
+  const refuse = (why: string) => invalidRequest(`${field}: ${why}`, { field });
   if (typeof mensaje !== 'string') throw refuse('must be a string');
   const text = mensaje.replace(/\r\n?/g, '\n').trim();
   if (text.length < 1) throw refuse('must not be empty');
