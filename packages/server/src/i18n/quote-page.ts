@@ -26,6 +26,8 @@ export interface QuotePageMessages {
   seller: string;
   about: string;
   wholeQuote: string;
+  /** What a message is about when its line was replaced since (the seller resent new lines). */
+  earlierLine: string;
   message: string;
   counteroffer: string;
   counterKind: string;
@@ -104,6 +106,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     seller: 'Vendedor',
     about: 'Sobre',
     wholeQuote: 'Toda la cotización',
+    earlierLine: 'una línea de una versión anterior',
     message: 'Mensaje',
     counteroffer: 'Contraoferta',
     counterKind: 'Proponer',
@@ -181,6 +184,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     seller: 'Seller',
     about: 'About',
     wholeQuote: 'The whole quote',
+    earlierLine: 'a line of an earlier version',
     message: 'Message',
     counteroffer: 'Counteroffer',
     counterKind: 'Propose',
@@ -257,6 +261,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     seller: 'Vendedor',
     about: 'Sobre',
     wholeQuote: 'Todo o orçamento',
+    earlierLine: 'uma linha de uma versão anterior',
     message: 'Mensagem',
     counteroffer: 'Contraproposta',
     counterKind: 'Propor',
@@ -334,6 +339,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     seller: 'Vendeur',
     about: 'Au sujet de',
     wholeQuote: 'Tout le devis',
+    earlierLine: 'une ligne d’une version précédente',
     message: 'Message',
     counteroffer: 'Contre-offre',
     counterKind: 'Proposer',
@@ -413,6 +419,7 @@ export const QUOTE_PAGE_MESSAGES: Record<Lang, QuotePageMessages> = {
     seller: 'Verkäufer',
     about: 'Zu',
     wholeQuote: 'Das ganze Angebot',
+    earlierLine: 'eine Zeile einer früheren Fassung',
     message: 'Nachricht',
     counteroffer: 'Gegenangebot',
     counterKind: 'Vorschlagen',

@@ -160,7 +160,7 @@ ${
         (message) =>
           html`<li class="${message.autor}"><span class="who">${message.autor === 'vendedor' ? `${p.seller} · ${org.nombre}` : p.client}</span> <span class="when">${moment(message.created_at)}</span>${
             message.item_id
-              ? html`<div class="when">${withColon(lang, p.about)} ${lineName(message.item_id) ?? '—'}</div>`
+              ? html`<div class="when">${withColon(lang, p.about)} ${lineName(message.item_id) ?? p.earlierLine}</div>`
               : ''
           }${
             message.propuesta

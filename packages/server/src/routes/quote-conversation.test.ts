@@ -154,6 +154,9 @@ describe('the quote conversation through the API', () => {
         propuesta: { precio_unitario: 18000 },
       }),
     ]);
+    // The page says the message was about a line of the version before, not a bare dash.
+    const page = await (await t.call('GET', `/q/${token}?lang=en`)).text();
+    expect(page).toContain('About: a line of an earlier version');
   });
 });
 
