@@ -23,8 +23,14 @@ export interface WorkerDeps {
   mailer?: Mailer | null;
   resolve?: Resolver;
   timeoutMs?: number;
-  /** Deliveries claimed per round. @defaultValue 10 */
-  batch?: number;
+  /** Deliveries this worker has in flight at most. @defaultValue 20 */
+  concurrency?: number;
+  /**
+   * Deliveries to one endpoint this worker has in flight at most, so that an endpoint that hangs
+   * until the timeout, with a backlog due, holds a few slots and never all of them.
+   * @defaultValue 4
+   */
+  perEndpoint?: number;
   /** How long a claim holds before another worker may retry it. @defaultValue 60 */
   leaseSeconds?: number;
 }
@@ -89,18 +95,32 @@ export async function deliveryBody(
 }
 
 /**
- * Delivers webhook jobs. Several workers on several processes share the queue: each round claims
+ * Delivers webhook jobs. Several workers on several processes share the queue: each claim takes
  * due jobs with `FOR UPDATE SKIP LOCKED` and a lease, so an attempt is never made twice at once,
  * and a job whose worker died (its lease expired) is claimed again and retried. The attempt is
  * counted when it is claimed: a worker that dies mid-delivery may have reached the endpoint, so
  * the retry after its lease is the next attempt, and no (event, attempt) pair is ever sent twice.
+ *
+ * Each claimed delivery runs on its own: the worker keeps up to `concurrency` in flight and claims
+ * again whenever one ends or it is woken (a new event, the timer), so an endpoint that answers
+ * slowly or not at all holds only its own deliveries (at most `perEndpoint` of them), never the
+ * other endpoints' until its timeout.
  */
 export class DeliveryWorker {
   readonly #deps: WorkerDeps;
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopping = false;
   #unlisten: (() => Promise<void>) | undefined;
-  #running: Promise<number> | undefined;
+  /** Deliveries in flight, by endpoint id. */
+  readonly #busy = new Map<string, number>();
+  #inFlight = 0;
+  /** The claim running now: one at a time, each for as many jobs as there are free slots. */
+  #claiming: Promise<void> | undefined;
+  /** Asked to claim while a claim ran: it claims once more when done. */
+  #again = false;
+  /** Attempts made since the worker was last idle, told to whoever waits for it to be idle. */
+  #made = 0;
+  #idle: { promise: Promise<number>; resolve: (made: number) => void } | undefined;
 
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
@@ -114,53 +134,125 @@ export class DeliveryWorker {
   }
 
   async stop(): Promise<void> {
-    // The round in progress finishes the deliveries it claimed and takes no more: what is left
-    // waits in the queue for the next process (a backlog would otherwise hold the shutdown).
+    // The deliveries in flight finish and no more are claimed: what is left waits in the queue
+    // for the next process (a backlog would otherwise hold the shutdown).
     this.#stopping = true;
     clearInterval(this.#timer);
     await this.#unlisten?.();
-    await this.#running;
+    await this.#idle?.promise;
   }
 
-  /** One round: claims what is due and delivers it. Returns how many attempts were made. */
+  /**
+   * Claims what is due into the free slots, at once. The promise settles once the worker is idle
+   * (nothing in flight and nothing left due), with the number of attempts made meanwhile.
+   */
   tick(): Promise<number> {
-    this.#running ??= this.#round().finally(() => {
-      this.#running = undefined;
-    });
-    return this.#running;
+    if (!this.#idle) {
+      let resolve!: (made: number) => void;
+      const promise = new Promise<number>((r) => {
+        resolve = r;
+      });
+      this.#idle = { promise, resolve };
+    }
+    const { promise } = this.#idle;
+    this.#pump();
+    return promise;
   }
 
-  async #round(): Promise<number> {
-    let total = 0;
-    while (!this.#stopping) {
-      const jobs = await this.#claim().catch((error) => {
+  #pump(): void {
+    if (this.#claiming) {
+      this.#again = true;
+      return;
+    }
+    this.#claiming = this.#fill().finally(() => {
+      this.#claiming = undefined;
+      if (this.#again) {
+        this.#again = false;
+        this.#pump();
+      } else this.#settle();
+    });
+  }
+
+  /** Claims until the slots are full or nothing more is due. */
+  async #fill(): Promise<void> {
+    const concurrency = this.#deps.concurrency ?? 20;
+    while (!this.#stopping && this.#inFlight < concurrency) {
+      const jobs = await this.#claim(concurrency - this.#inFlight).catch((error) => {
         this.#deps.logger.warn('webhook claim failed', { error: String(error) });
         return [] as ClaimedJob[];
       });
-      if (jobs.length === 0) return total;
-      await Promise.all(
-        jobs.map((job) =>
-          this.#deliver(job).catch((error) =>
-            this.#deps.logger.error('webhook delivery crashed', { error: String(error) }),
-          ),
-        ),
-      );
-      total += jobs.length;
+      if (jobs.length === 0) return;
+      // Claimed is delivered, also by a worker asked to stop meanwhile.
+      for (const job of jobs) this.#run(job);
     }
-    return total;
   }
 
-  async #claim(): Promise<ClaimedJob[]> {
+  #run(job: ClaimedJob): void {
+    this.#made++;
+    this.#inFlight++;
+    this.#busy.set(job.endpoint_id, (this.#busy.get(job.endpoint_id) ?? 0) + 1);
+    void this.#deliver(job)
+      .catch((error) => this.#deps.logger.error('webhook delivery crashed', { error: String(error) }))
+      .finally(() => {
+        this.#inFlight--;
+        const left = (this.#busy.get(job.endpoint_id) ?? 1) - 1;
+        if (left > 0) this.#busy.set(job.endpoint_id, left);
+        else this.#busy.delete(job.endpoint_id);
+        // A slot is free: what is due goes out now, not after the slowest delivery in flight.
+        this.#pump();
+      });
+  }
+
+  #settle(): void {
+    if (this.#claiming || this.#inFlight > 0 || !this.#idle) return;
+    const { resolve } = this.#idle;
+    const made = this.#made;
+    this.#idle = undefined;
+    this.#made = 0;
+    resolve(made);
+  }
+
+  /**
+   * Claims up to `limit` due jobs, oldest due first, at most `perEndpoint` in flight per endpoint
+   * counting those this worker has: an endpoint at its limit is skipped, so its backlog cannot
+   * fill the slots (the look-ahead is bounded, so one claim stays cheap whatever the backlog).
+   */
+  async #claim(limit: number): Promise<ClaimedJob[]> {
     const now = this.#deps.now();
+    const perEndpoint = this.#deps.perEndpoint ?? 4;
+    const busy = [...this.#busy];
     return this.#deps.db.query<ClaimedJob>(
-      `UPDATE webhook_jobs SET state = 'delivering', attempts = attempts + 1,
+      `WITH busy AS (
+         SELECT endpoint_id, $6::int - n AS room FROM unnest($4::uuid[], $5::int[]) AS b (endpoint_id, n)
+       ), head AS (
+         SELECT id, endpoint_id, next_at FROM webhook_jobs
+         WHERE ((state = 'pending' AND next_at <= $1) OR (state = 'delivering' AND lease_until < $1))
+           AND endpoint_id NOT IN (SELECT endpoint_id FROM busy WHERE room <= 0)
+         ORDER BY next_at LIMIT $7
+       ), allowed AS (
+         SELECT h.id FROM (
+           SELECT id, endpoint_id, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_at, id) AS n
+           FROM head) h
+         LEFT JOIN busy b ON b.endpoint_id = h.endpoint_id
+         WHERE h.n <= coalesce(b.room, $6::int)
+       )
+       UPDATE webhook_jobs SET state = 'delivering', attempts = attempts + 1,
          lease_until = $1::timestamptz + make_interval(secs => $3)
        WHERE id IN (
          SELECT id FROM webhook_jobs
-         WHERE (state = 'pending' AND next_at <= $1) OR (state = 'delivering' AND lease_until < $1)
+         WHERE id IN (SELECT id FROM allowed)
+           AND ((state = 'pending' AND next_at <= $1) OR (state = 'delivering' AND lease_until < $1))
          ORDER BY next_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING id, endpoint_id, event_id, attempts, attempt_base, manual`,
-      [now, this.#deps.batch ?? 10, this.#deps.leaseSeconds ?? 60],
+      [
+        now,
+        limit,
+        this.#deps.leaseSeconds ?? 60,
+        busy.map(([id]) => id),
+        busy.map(([, n]) => n),
+        perEndpoint,
+        Math.max(100, limit * perEndpoint * 4),
+      ],
     );
   }
 

@@ -20,11 +20,14 @@ interface Received {
 async function receiver() {
   const received: Received[] = [];
   const statuses: number[] = [];
+  let waiting: (() => void)[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       received.push({ headers: req.headers, body });
+      for (const wake of waiting) wake();
+      waiting = [];
       const status = statuses.shift() ?? 200;
       res
         .writeHead(status, status >= 300 && status < 400 ? { location: 'https://example.com/' } : {})
@@ -33,7 +36,49 @@ async function receiver() {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  return { url, received, statuses, close: () => new Promise<void>((r) => server.close(() => r())) };
+  /** Settles when the next request has arrived. */
+  const arrival = () => new Promise<void>((r) => waiting.push(r));
+  return { url, received, statuses, arrival, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/**
+ * A receiver that never answers until released: each request stays open (as a hung endpoint's
+ * would) until the worker gives up on it or {@link release} answers it.
+ */
+async function hangingReceiver() {
+  const open = new Set<import('node:http').ServerResponse>();
+  let requests = 0;
+  let released = false;
+  let waiting: { count: number; wake: () => void }[] = [];
+  const server: Server = createServer((req, res) => {
+    requests++;
+    req.resume();
+    if (released) {
+      res.writeHead(200).end('late');
+      return;
+    }
+    open.add(res);
+    res.on('close', () => open.delete(res));
+    for (const w of waiting.filter((w) => open.size >= w.count)) w.wake();
+    waiting = waiting.filter((w) => open.size < w.count);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`,
+    /** Requests received so far. */
+    requests: () => requests,
+    /** Requests still open: not answered, and not given up by the worker. */
+    open: () => open.size,
+    /** Settles once `count` requests are open at the same time. */
+    opened: (count: number) =>
+      new Promise<void>((wake) => (open.size >= count ? wake() : waiting.push({ count, wake }))),
+    /** Answers the open requests, and every later one at once. */
+    release() {
+      released = true;
+      for (const res of open) res.writeHead(200).end('late');
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** What identifies one delivery attempt as the receiver saw it. */
@@ -50,7 +95,7 @@ let hook: Awaited<ReturnType<typeof receiver>>;
 // A minute ahead of the database clock: jobs queued "now" by the database are due for the worker.
 let clock = new Date(Date.now() + 60_000);
 /** A delivery worker of this test's database and clock, as each server process runs one. */
-const newWorker = (options: { timeoutMs?: number; batch?: number }) =>
+const newWorker = (options: { timeoutMs?: number; concurrency?: number; perEndpoint?: number }) =>
   new DeliveryWorker({
     db: t.db,
     logger: t.deps.logger,
@@ -462,9 +507,47 @@ describe('deliveries', () => {
     );
   });
 
+  it('delivers to a healthy endpoint while another one hangs with a backlog, which holds only its own slots', async () => {
+    const slow = await hangingReceiver();
+    try {
+      // The real 10 s timeout: nothing here waits for it.
+      const slots = newWorker({ concurrency: 3, perEndpoint: 2 });
+      const { data: stuck } = (await (await createHook({ url: slow.url, eventos: ['ping'] })).json()) as Json;
+      await createHook({ url: hook.url, eventos: ['quote.created'] });
+      hook.received.length = 0;
+      // Four tests due to the endpoint that hangs: more than the worker's slots.
+      for (let i = 0; i < 4; i++) {
+        await t.call('POST', '/api/v1/test_helpers/webhooks', { key: sk, body: { webhook_id: stuck.id } });
+      }
+      const idle = slots.tick();
+      await slow.opened(2);
+      // An event for the healthy endpoint, and the wake-up its notification gives every worker.
+      const arrived = hook.arrival();
+      await makeQuote();
+      void slots.tick();
+      await arrived;
+      // It arrived while the hung requests were still open: it did not wait for their timeout,
+      // and the endpoint that hangs took no more than its share of the slots.
+      expect(slow.open()).toBe(2);
+      expect(slow.requests()).toBe(2);
+      expect(JSON.parse(hook.received[0]!.body).event).toBe('quote.created');
+      slow.release();
+      expect(await idle).toBe(5);
+      expect(slow.requests()).toBe(4);
+      const states = await t.db.query<{ state: string }>(
+        'SELECT state FROM webhook_jobs WHERE endpoint_id = $1',
+        [stuck.id],
+      );
+      expect(states.map((s) => s.state)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    } finally {
+      slow.release();
+      await slow.close();
+    }
+  });
+
   it('never lets two workers make the same attempt', async () => {
     const endpoint = await sixDeliveriesDue();
-    const other = newWorker({ batch: 2 });
+    const other = newWorker({ concurrency: 2 });
     await Promise.all([worker.tick(), other.tick(), worker.tick(), other.tick()]);
     // An attempt is an (event, attempt number) pair: each event once, as its first attempt.
     const attempts = hook.received.map(
@@ -478,7 +561,7 @@ describe('deliveries', () => {
 
   it('stops after the deliveries it claimed, leaving a backlog queued for the next process', async () => {
     const endpoint = await sixDeliveriesDue();
-    const stopping = newWorker({ batch: 2 });
+    const stopping = newWorker({ concurrency: 2 });
     const round = stopping.tick();
     await stopping.stop();
     expect(await round).toBe(2);
