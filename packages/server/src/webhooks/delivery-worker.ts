@@ -297,6 +297,15 @@ export class DeliveryWorker {
       timeoutMs: this.#deps.timeoutMs ?? 10_000,
     });
     const notice = await db.transaction(async (tx): Promise<QueuedEmail | null> => {
+      // The endpoint's row is locked first, so its health moves one outcome at a time, and a
+      // disable that committed meanwhile (by another delivery to it) is seen here.
+      const [health] = await tx.query<{ status: string; failure_streak: number; warned_at: Date | null }>(
+        'SELECT status, failure_streak, warned_at FROM webhook_endpoints WHERE id = $1 FOR UPDATE',
+        [endpoint.id],
+      );
+      // Deleted meanwhile: its jobs went with it, and there is nothing to record.
+      if (!health) return null;
+      const active = health.status === 'active';
       await tx.query(
         `INSERT INTO webhook_attempts (id, job_id, attempt, status_code, ok, duration_ms, response_excerpt, error)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -316,16 +325,22 @@ export class DeliveryWorker {
           `UPDATE webhook_jobs SET state = 'succeeded', attempts = $2, finished_at = now(), lease_until = NULL WHERE id = $1`,
           [job.id, attempt],
         );
-        await tx.query('UPDATE webhook_endpoints SET failure_streak = 0 WHERE id = $1', [endpoint.id]);
+        if (active) {
+          await tx.query('UPDATE webhook_endpoints SET failure_streak = 0 WHERE id = $1', [endpoint.id]);
+        }
         return null;
       }
       // Only an event that used up its retries, or a failed manual test or replay, counts.
       const round = attempt - job.attempt_base;
       const final = round >= MAX_ATTEMPTS || job.manual;
       if (!final) {
+        // An endpoint disabled while this attempt was in flight has its pending retries cancelled:
+        // this one too.
         await tx.query(
-          `UPDATE webhook_jobs SET state = 'pending', attempts = $2, next_at = $3, lease_until = NULL WHERE id = $1`,
-          [job.id, attempt, nextAttemptAt(now, round)],
+          active
+            ? `UPDATE webhook_jobs SET state = 'pending', attempts = $2, next_at = $3, lease_until = NULL WHERE id = $1`
+            : `UPDATE webhook_jobs SET state = 'cancelled', attempts = $2, finished_at = now(), lease_until = NULL WHERE id = $1`,
+          active ? [job.id, attempt, nextAttemptAt(now, round)] : [job.id, attempt],
         );
         return null;
       }
@@ -333,15 +348,14 @@ export class DeliveryWorker {
         `UPDATE webhook_jobs SET state = 'failed', attempts = $2, finished_at = now(), lease_until = NULL WHERE id = $1`,
         [job.id, attempt],
       );
-      const [row] = await tx.query<{ failure_streak: number; warned_at: Date | null }>(
-        'UPDATE webhook_endpoints SET failure_streak = failure_streak + 1 WHERE id = $1 RETURNING failure_streak, warned_at',
-        [endpoint.id],
-      );
-      const streak = row?.failure_streak ?? 0;
+      // An endpoint already disabled (by deliveries in flight beside this one, or its key's
+      // revocation) is not disabled again: the failure does not count, and no second e-mail goes.
+      if (!active) return null;
+      const streak = health.failure_streak + 1;
       if (streak >= 5) {
         await tx.query(
-          `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'failures' WHERE id = $1`,
-          [endpoint.id],
+          `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'failures', failure_streak = $2 WHERE id = $1`,
+          [endpoint.id, streak],
         );
         await tx.query(
           `UPDATE webhook_jobs SET state = 'cancelled', finished_at = now() WHERE endpoint_id = $1 AND state = 'pending'`,
@@ -353,10 +367,9 @@ export class DeliveryWorker {
           `Webhook endpoint disabled after ${streak} failed deliveries: ${endpoint.url}`,
         );
       }
-      if (
-        streak >= 3 &&
-        (!row?.warned_at || now.getTime() - new Date(row.warned_at).getTime() > 86_400_000)
-      ) {
+      await tx.query('UPDATE webhook_endpoints SET failure_streak = $2 WHERE id = $1', [endpoint.id, streak]);
+      const { warned_at } = health;
+      if (streak >= 3 && (!warned_at || now.getTime() - new Date(warned_at).getTime() > 86_400_000)) {
         await tx.query('UPDATE webhook_endpoints SET warned_at = $2 WHERE id = $1', [endpoint.id, now]);
         return this.#notifyOwner(
           tx,

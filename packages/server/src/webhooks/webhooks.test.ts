@@ -49,12 +49,13 @@ async function hangingReceiver() {
   const open = new Set<import('node:http').ServerResponse>();
   let requests = 0;
   let released = false;
+  let status = 200;
   let waiting: { count: number; wake: () => void }[] = [];
   const server: Server = createServer((req, res) => {
     requests++;
     req.resume();
     if (released) {
-      res.writeHead(200).end('late');
+      res.writeHead(status).end('late');
       return;
     }
     open.add(res);
@@ -72,10 +73,11 @@ async function hangingReceiver() {
     /** Settles once `count` requests are open at the same time. */
     opened: (count: number) =>
       new Promise<void>((wake) => (open.size >= count ? wake() : waiting.push({ count, wake }))),
-    /** Answers the open requests, and every later one at once. */
-    release() {
+    /** Answers the open requests with `status`, and every later one at once. */
+    release(answer = 200) {
+      status = answer;
       released = true;
-      for (const res of open) res.writeHead(200).end('late');
+      for (const res of open) res.writeHead(status).end('late');
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
@@ -407,6 +409,45 @@ describe('deliveries', () => {
     const replayed = hook.received.slice(11).map(deliveryOf);
     expect(replayed[0]).toMatchObject({ event: deliveryOf(hook.received[0]!).event, attempt: '12' });
     await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
+  });
+
+  it('disables an endpoint once, with one e-mail, when failures in flight together pass the limit', async () => {
+    const gate = await hangingReceiver();
+    try {
+      const together = newWorker({ concurrency: 7, perEndpoint: 7 });
+      const { data: endpoint } = (await (
+        await createHook({ url: gate.url, eventos: ['ping'] })
+      ).json()) as Json;
+      // Seven failed tests, each counting toward health, all in flight when the fifth disables.
+      for (let i = 0; i < 7; i++) {
+        await t.call('POST', '/api/v1/test_helpers/webhooks', { key: sk, body: { webhook_id: endpoint.id } });
+      }
+      const idle = together.tick();
+      await gate.opened(7);
+      gate.release(500);
+      expect(await idle).toBe(7);
+      const [row] = await t.db.query<{ status: string; failure_streak: number }>(
+        'SELECT status, failure_streak FROM webhook_endpoints WHERE id = $1',
+        [endpoint.id],
+      );
+      expect(row).toEqual({ status: 'disabled', failure_streak: 5 });
+      const notices = await t.db.query<{ body: string }>(
+        `SELECT body FROM email_outbox WHERE org_id = $1 AND subject = 'Webhook endpoint health'
+           AND body LIKE '%' || $2 ORDER BY created_at`,
+        [t.seed.org.id, gate.url],
+      );
+      expect(notices.map((n) => n.body)).toEqual([
+        `Webhook endpoint failing: 3 events in a row could not be delivered to ${gate.url}`,
+        `Webhook endpoint disabled after 5 failed deliveries: ${gate.url}`,
+      ]);
+      const log = (await (
+        await t.call('GET', `/api/v1/webhooks/${endpoint.id}/deliveries`, { key: sk })
+      ).json()) as Json;
+      expect(log.data.map((d: Json) => d.status_code)).toEqual(Array.from({ length: 7 }, () => 500));
+    } finally {
+      gate.release();
+      await gate.close();
+    }
   });
 
   it('signs with both secrets during a rotation, then only the new one', async () => {
