@@ -296,6 +296,9 @@ export class DeliveryWorker {
       allowLoopback: this.#deps.allowLoopback,
       timeoutMs: this.#deps.timeoutMs ?? 10_000,
     });
+    // The wait before a retry counts from when this attempt ended: one that ran into the timeout
+    // has already taken as long as the first wait.
+    const ended = this.#deps.now();
     const notice = await db.transaction(async (tx): Promise<QueuedEmail | null> => {
       // The endpoint's row is locked first, so its health moves one outcome at a time, and a
       // disable that committed meanwhile (by another delivery to it) is seen here.
@@ -340,7 +343,7 @@ export class DeliveryWorker {
           active
             ? `UPDATE webhook_jobs SET state = 'pending', attempts = $2, next_at = $3, lease_until = NULL WHERE id = $1`
             : `UPDATE webhook_jobs SET state = 'cancelled', attempts = $2, finished_at = now(), lease_until = NULL WHERE id = $1`,
-          active ? [job.id, attempt, nextAttemptAt(now, round)] : [job.id, attempt],
+          active ? [job.id, attempt, nextAttemptAt(ended, round)] : [job.id, attempt],
         );
         return null;
       }
@@ -369,8 +372,8 @@ export class DeliveryWorker {
       }
       await tx.query('UPDATE webhook_endpoints SET failure_streak = $2 WHERE id = $1', [endpoint.id, streak]);
       const { warned_at } = health;
-      if (streak >= 3 && (!warned_at || now.getTime() - new Date(warned_at).getTime() > 86_400_000)) {
-        await tx.query('UPDATE webhook_endpoints SET warned_at = $2 WHERE id = $1', [endpoint.id, now]);
+      if (streak >= 3 && (!warned_at || ended.getTime() - new Date(warned_at).getTime() > 86_400_000)) {
+        await tx.query('UPDATE webhook_endpoints SET warned_at = $2 WHERE id = $1', [endpoint.id, ended]);
         return this.#notifyOwner(
           tx,
           endpoint,

@@ -358,6 +358,41 @@ describe('deliveries', () => {
     await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
   });
 
+  it('counts the wait before a retry from when a timed-out attempt ended, not from its start', async () => {
+    const slow = await hangingReceiver();
+    try {
+      const impatient = newWorker({ timeoutMs: 300 });
+      const { data: endpoint } = (await (
+        await createHook({ url: slow.url, eventos: ['quote.created'] })
+      ).json()) as Json;
+      await makeQuote();
+      const idle = impatient.tick();
+      await slow.opened(1);
+      // The attempt takes 30 s of the worker's clock before it times out.
+      advance(30);
+      await idle;
+      // Not retried at once: the retry is not due yet.
+      expect(slow.requests()).toBe(1);
+      const ended = clock.getTime();
+      const [job] = await t.db.query<{ state: string; next_at: Date }>(
+        'SELECT state, next_at FROM webhook_jobs WHERE endpoint_id = $1',
+        [endpoint.id],
+      );
+      expect(job!.state).toBe('pending');
+      // ~10 s (±20 %) after the end of the failed attempt.
+      const wait = new Date(job!.next_at).getTime() - ended;
+      expect(wait).toBeGreaterThanOrEqual(RETRY_DELAYS_S[0]! * 800);
+      expect(wait).toBeLessThanOrEqual(RETRY_DELAYS_S[0]! * 1200);
+      const log = (await (
+        await t.call('GET', `/api/v1/webhooks/${endpoint.id}/deliveries`, { key: sk })
+      ).json()) as Json;
+      expect(log.data[0].error).toContain('timeout');
+    } finally {
+      slow.release();
+      await slow.close();
+    }
+  });
+
   it('disables an endpoint after 5 events fail for good, cancels its retries, and reactivates with a replay of the last 24 h', async () => {
     const { data: endpoint } = (await (
       await createHook({ url: hook.url, eventos: ['quote.created'] })
@@ -433,12 +468,14 @@ describe('deliveries', () => {
       expect(row).toEqual({ status: 'disabled', failure_streak: 5 });
       const notices = await t.db.query<{ body: string }>(
         `SELECT body FROM email_outbox WHERE org_id = $1 AND subject = 'Webhook endpoint health'
-           AND body LIKE '%' || $2 ORDER BY created_at`,
+           AND body LIKE '%' || $2`,
         [t.seed.org.id, gate.url],
       );
-      expect(notices.map((n) => n.body)).toEqual([
-        `Webhook endpoint failing: 3 events in a row could not be delivered to ${gate.url}`,
+      // (Their order is not asserted: each is stamped with its transaction's start, and these
+      // transactions waited for one another.)
+      expect(notices.map((n) => n.body).sort()).toEqual([
         `Webhook endpoint disabled after 5 failed deliveries: ${gate.url}`,
+        `Webhook endpoint failing: 3 events in a row could not be delivered to ${gate.url}`,
       ]);
       const log = (await (
         await t.call('GET', `/api/v1/webhooks/${endpoint.id}/deliveries`, { key: sk })
