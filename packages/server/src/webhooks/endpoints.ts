@@ -1,4 +1,5 @@
 import { API_VERSION } from '../config.js';
+import type { Queryable } from '../db/database.js';
 import { ApiError, invalidState, notFound } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { insertEvent } from '../repositories/events.js';
@@ -168,23 +169,43 @@ export async function listDeliveries(deps: AppDeps, auth: KeyWithOrg, id: string
   );
 }
 
+/**
+ * A disabled endpoint is sent nothing (the worker cancels what is queued to it), so a test or a
+ * manual retry to it is refused rather than answered as queued: 409, until it is reactivated. The
+ * endpoint's row is read with a share lock, so a disable that commits meanwhile (the worker locks
+ * the row for it) waits for this request's job, which it then cancels with the other pending ones.
+ */
+async function assertActive(tx: Queryable, endpoint: EndpointRow): Promise<void> {
+  const [row] = await tx.query<{ status: string }>(
+    'SELECT status FROM webhook_endpoints WHERE id = $1 FOR SHARE',
+    [endpoint.id],
+  );
+  if (!row) throw notFound('Webhook endpoint');
+  if (row.status !== 'active') {
+    throw invalidState(
+      `This webhook endpoint is disabled: reactivate it first (POST /webhooks/${endpoint.id}/reactivate). Nothing was queued.`,
+    );
+  }
+}
+
 /** Manual retry: the identical payload (same event id) once more; a failure counts toward health. */
 export async function retryJob(deps: AppDeps, auth: KeyWithOrg, id: string, jobId: string) {
   const endpoint = await own(deps, auth, id);
   if (!isUuid(jobId)) throw notFound('Delivery');
-  const [job] = await deps.db.query(
-    `UPDATE webhook_jobs SET state = 'pending', next_at = $3, manual = true, finished_at = NULL
-     WHERE id = $1 AND endpoint_id = $2 AND state IN ('succeeded', 'failed', 'cancelled') RETURNING id`,
-    [jobId, endpoint.id, deps.now()],
-  );
-  if (!job) {
-    const [pending] = await deps.db.query('SELECT 1 FROM webhook_jobs WHERE id = $1 AND endpoint_id = $2', [
+  await deps.db.transaction(async (tx) => {
+    const [known] = await tx.query('SELECT 1 FROM webhook_jobs WHERE id = $1 AND endpoint_id = $2', [
       jobId,
       endpoint.id,
     ]);
-    if (!pending) throw notFound('Delivery');
-    throw invalidState('This delivery has not finished yet: it is retried on its own schedule.');
-  }
+    if (!known) throw notFound('Delivery');
+    await assertActive(tx, endpoint);
+    const [job] = await tx.query(
+      `UPDATE webhook_jobs SET state = 'pending', next_at = $3, manual = true, finished_at = NULL
+       WHERE id = $1 AND endpoint_id = $2 AND state IN ('succeeded', 'failed', 'cancelled') RETURNING id`,
+      [jobId, endpoint.id, deps.now()],
+    );
+    if (!job) throw invalidState('This delivery has not finished yet: it is retried on its own schedule.');
+  });
   await deps.db.notify('svc_events', '');
   return { job_id: jobId, queued: true };
 }
@@ -193,6 +214,7 @@ export async function retryJob(deps: AppDeps, auth: KeyWithOrg, id: string, jobI
 export async function fireTest(deps: AppDeps, auth: KeyWithOrg, id: string, type: string) {
   const endpoint = await own(deps, auth, id);
   return deps.db.transaction(async (tx) => {
+    await assertActive(tx, endpoint);
     const eventId = await insertEvent(tx, {
       orgId: auth.org.id,
       mode: auth.key.mode,

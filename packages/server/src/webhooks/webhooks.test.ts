@@ -623,6 +623,58 @@ describe('deliveries', () => {
     }
   });
 
+  it('refuses a test or a manual retry to a disabled endpoint with 409, queuing nothing, until it is reactivated', async () => {
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['ping'] })
+    ).json()) as Json;
+    const fire = () =>
+      t.call('POST', '/api/v1/test_helpers/webhooks', { key: sk, body: { webhook_id: endpoint.id } });
+    hook.received.length = 0;
+    hook.statuses.push(500);
+    const { job_id: jobId } = ((await (await fire()).json()) as Json).data;
+    await worker.tick();
+    await t.db.query(
+      `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'failures' WHERE id = $1`,
+      [endpoint.id],
+    );
+    const jobs = () =>
+      t.db.query(
+        'SELECT id, state, attempts, manual, next_at, finished_at FROM webhook_jobs WHERE endpoint_id = $1 ORDER BY id',
+        [endpoint.id],
+      );
+    const before = await jobs();
+    expect(before).toMatchObject([{ id: jobId, state: 'failed', attempts: 1 }]);
+    const events = async () =>
+      (await t.db.query('SELECT 1 FROM events WHERE org_id = $1', [t.seed.org.id])).length;
+    const eventCount = await events();
+    const retry = () =>
+      t.call('POST', `/api/v1/webhooks/${endpoint.id}/deliveries/${jobId}/retry`, { key: sk });
+    const refused = await expectError(await retry(), 409, 'invalid_state');
+    expect(refused.error).toContain('reactivate');
+    await expectError(await fire(), 409, 'invalid_state');
+    // Another job on that endpoint is still 404, however the endpoint stands.
+    await expectError(
+      await t.call(
+        'POST',
+        `/api/v1/webhooks/${endpoint.id}/deliveries/00000000-0000-0000-0000-000000000000/retry`,
+        {
+          key: sk,
+        },
+      ),
+      404,
+      'not_found',
+    );
+    expect(await jobs()).toEqual(before);
+    expect(await events()).toBe(eventCount);
+    await worker.tick();
+    expect(hook.received).toHaveLength(1);
+    // Reactivated, the same retry goes out.
+    await t.call('POST', `/api/v1/webhooks/${endpoint.id}/reactivate`, { key: sk, body: {} });
+    expect((await retry()).status).toBe(200);
+    await worker.tick();
+    expect(hook.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2']);
+  });
+
   it('never lets two workers make the same attempt', async () => {
     const endpoint = await sixDeliveriesDue();
     const other = newWorker({ concurrency: 2 });
