@@ -52,6 +52,22 @@ describe('checkWebhookUrl', () => {
     expect(await checkWebhookUrl('https://[::ffff:8.8.8.8]/x', none)).toMatchObject({ ok: true });
   });
 
+  it('refuses port 0, which no delivery can reach, with or without the unsafe local setting', async () => {
+    const publicHost = async () => [{ address: '93.184.216.34', family: 4 }];
+    for (const [url, allowLoopback] of [
+      ['https://example.com:0/x', false],
+      ['https://example.com:00/x', false],
+      ['https://93.184.216.34:0/x', false],
+      ['http://127.0.0.1:0/hooks', true],
+    ] as const) {
+      expect({ url, verdict: await checkWebhookUrl(url, publicHost, allowLoopback) }).toMatchObject({
+        url,
+        verdict: { ok: false, reason: expect.stringContaining('port') },
+      });
+    }
+    expect(await checkWebhookUrl('https://example.com:8443/x', publicHost)).toMatchObject({ ok: true });
+  });
+
   it('gives up on a lookup that does not answer, which counts as not resolvable now', async () => {
     const never = timedResolver(() => new Promise(() => {}), 50);
     const started = Date.now();

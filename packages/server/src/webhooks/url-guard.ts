@@ -108,6 +108,8 @@ export async function checkWebhookUrl(
   } catch {
     return { ok: false, reason: 'url: not a valid URL' };
   }
+  // Port 0 parses, but no connection can be made to it.
+  if (url.port === '0') return { ok: false, reason: 'url: port 0 is not a port a delivery can reach' };
   if (allowLoopback && LOOPBACK_HTTP.test(raw)) return { ok: true, url };
   if (url.protocol !== 'https:') return { ok: false, reason: 'url: must be https://' };
   if (url.username || url.password) return { ok: false, reason: 'url: must not carry credentials' };

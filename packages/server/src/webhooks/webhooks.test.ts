@@ -188,6 +188,7 @@ describe('webhook endpoints', () => {
       'https://printer.local/x',
       'https://db.internal/x',
       'https://user:pass@hooks.example.com/x',
+      'https://example.com:0/x',
       'not a url',
     ]) {
       const error = await expectError(await createHook({ url }), 400, 'invalid_url');
