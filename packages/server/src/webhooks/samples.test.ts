@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../services/event-catalog.js';
 import type { Org } from '../services/orgs.js';
 import { INVOICE_EVENT_FIELDS, QUOTE_EVENT_FIELDS } from '../testing/event-fields.js';
 import { sampleEventData, sampleLink } from './samples.js';
@@ -58,5 +59,63 @@ describe('sampleEventData', () => {
       'puede_cobrar',
       'puede_depositar',
     ]);
+  });
+
+  it('gives each event of the catalog the status or estado it implies', () => {
+    // The quote's status after each event of the quote family (the spec's quote statuses).
+    const status: Record<string, string> = {
+      'quote.created': 'draft',
+      'quote.sent': 'sent',
+      'quote.viewed': 'viewed',
+      'quote.approved': 'approved',
+      'quote.rejected': 'rejected',
+      'quote.updated': 'sent',
+      'quote.expired': 'expired',
+      'quote.deleted': 'draft',
+      'quote.paid': 'paid',
+      'quote.approval_requested': 'draft',
+      'quote.approval_decided': 'draft',
+      'quote.comment_added': 'viewed',
+      'payment.partial': 'approved',
+      'payment.failed': 'approved',
+      'invoice.stamped': 'invoiced',
+      'invoice.issued': 'invoiced',
+    };
+    // The invoice's estado (and, in Mexico, estado_fiscal) after each standalone invoice event.
+    const estado: Record<string, [string, string]> = {
+      'invoice.finalized': ['open', 'stamped'],
+      'invoice.sent': ['open', 'stamped'],
+      'invoice.paid': ['paid', 'stamped'],
+      'invoice.payment_failed': ['open', 'stamped'],
+      'invoice.voided': ['void', 'cancelled'],
+      'invoice.marked_uncollectible': ['uncollectible', 'stamped'],
+      'invoice.overdue': ['open', 'stamped'],
+    };
+    const today = new Date().toISOString().slice(0, 10);
+    for (const type of EVENT_TYPES) {
+      const data = sampleEventData(type, org);
+      if ('folio' in data) {
+        expect({ type, status: data.status }).toEqual({ type, status: status[type] });
+      } else if (data.object === 'invoice') {
+        expect({ type, estado: [data.estado, data.estado_fiscal] }).toEqual({ type, estado: estado[type] });
+        // Paid in full exactly when paid; overdue exactly when its due date has passed.
+        expect({ type, saldo: data.saldo }).toEqual({ type, saldo: data.estado === 'paid' ? 0 : data.total });
+        expect({ type, overdue: String(data.vence) < today }).toEqual({
+          type,
+          overdue: type === 'invoice.overdue',
+        });
+      }
+    }
+    // Every quote and invoice event of the catalog was checked.
+    const checked = EVENT_TYPES.filter((type) => {
+      const data = sampleEventData(type, org);
+      return 'folio' in data || data.object === 'invoice';
+    });
+    expect(checked.sort()).toEqual([...Object.keys(status), ...Object.keys(estado)].sort());
+    // Outside Mexico there is no fiscal state to cancel.
+    expect(sampleEventData('invoice.voided', { country: 'US', currency: 'USD' } as Org)).toMatchObject({
+      estado: 'void',
+      estado_fiscal: 'not_applicable',
+    });
   });
 });

@@ -19,7 +19,7 @@ export function sampleEventData(type: string, org: Org): Record<string, unknown>
     const quote = {
       id,
       folio: SAMPLE_QUOTE.folio,
-      status: type === 'quote.created' ? 'draft' : 'sent',
+      status: QUOTE_STATUS[type] ?? 'sent',
       moneda: org.currency,
       total: SAMPLE_QUOTE.total,
       cliente: SAMPLE_QUOTE.cliente,
@@ -29,20 +29,23 @@ export function sampleEventData(type: string, org: Org): Record<string, unknown>
   }
   if (family === 'invoice') {
     const mexican = org.country === 'MX';
+    const estado = INVOICE_ESTADO[type] ?? 'open';
     return {
       id,
       object: 'invoice',
       numero: 'F-000000',
       folio_fiscal: mexican ? randomUUID().toUpperCase() : null,
-      estado: type === 'invoice.paid' ? 'paid' : type === 'invoice.voided' ? 'void' : 'open',
-      estado_fiscal: mexican ? 'stamped' : 'not_applicable',
+      estado,
+      // A stamped CFDI is cancelled with its voiding.
+      estado_fiscal: mexican ? (estado === 'void' ? 'cancelled' : 'stamped') : 'not_applicable',
       pais: org.country,
       tipo: mexican ? 'cfdi' : 'commercial',
       moneda: org.currency,
       total: SAMPLE_QUOTE.total,
-      pagado: type === 'invoice.paid' ? SAMPLE_QUOTE.total : 0,
-      saldo: type === 'invoice.paid' ? 0 : SAMPLE_QUOTE.total,
-      vence: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      pagado: estado === 'paid' ? SAMPLE_QUOTE.total : 0,
+      saldo: estado === 'paid' ? 0 : SAMPLE_QUOTE.total,
+      // An overdue invoice's due date has passed.
+      vence: inDays(type === 'invoice.overdue' ? -5 : 30),
       cliente: SAMPLE_QUOTE.cliente,
       cotizacion_id: null,
     };
@@ -111,6 +114,38 @@ export function sampleEventData(type: string, org: Org): Record<string, unknown>
   }
   return { sample: true, type };
 }
+
+/**
+ * The quote's `status` each event of the quote family leaves it in (the spec's quote statuses):
+ * a deleted quote was a draft never sent, one held for internal approval (and its decision) is
+ * still a draft, a client writes in the conversation of a quote it has opened, payments come on
+ * an approved quote, and invoicing one makes it `invoiced`.
+ */
+const QUOTE_STATUS: Record<string, string> = {
+  'quote.created': 'draft',
+  'quote.sent': 'sent',
+  'quote.viewed': 'viewed',
+  'quote.approved': 'approved',
+  'quote.rejected': 'rejected',
+  'quote.updated': 'sent',
+  'quote.expired': 'expired',
+  'quote.deleted': 'draft',
+  'quote.paid': 'paid',
+  'quote.approval_requested': 'draft',
+  'quote.approval_decided': 'draft',
+  'quote.comment_added': 'viewed',
+  'payment.partial': 'approved',
+  'payment.failed': 'approved',
+  'invoice.stamped': 'invoiced',
+  'invoice.issued': 'invoiced',
+};
+
+/** The invoice's `estado` after each standalone invoice event; the others leave it `open`. */
+const INVOICE_ESTADO: Record<string, string> = {
+  'invoice.paid': 'paid',
+  'invoice.voided': 'void',
+  'invoice.marked_uncollectible': 'uncollectible',
+};
 
 /** What the catalog adds to the quote family's data for some events. */
 const QUOTE_EXTRAS: Record<string, Record<string, unknown>> = {
