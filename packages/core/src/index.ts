@@ -31,6 +31,7 @@ export {
   quoteLineSchema,
   quoteRequestSchema,
 } from './schemas/quote-request.js';
+export { maxChars } from './schemas/max-chars.js';
 export { type Validation, validate } from './schemas/validate.js';
 export { LANGUAGES, type Language, TERM_CODES, type TermCode, termLabel } from './terms.js';
 export {

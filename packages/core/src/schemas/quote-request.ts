@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { isCountryCode } from '../countries.js';
 import { isCurrencyCode } from '../currencies.js';
 import { TERM_CODES } from '../terms.js';
+import { maxChars } from './max-chars.js';
 
 /** Allowed `exemption_reason` values: Spain's causes and the EU e-invoice classification. */
 export const EXEMPTION_REASONS = [
@@ -38,7 +39,7 @@ const text = (max: number) =>
     v.string('must be a string'),
     v.trim(),
     v.minLength(1, 'must not be empty'),
-    v.maxLength(max, `must be at most ${max} characters`),
+    maxChars(max, `must be at most ${max} characters`),
   );
 const money = (message: string) =>
   v.pipe(v.number('must be a number'), v.finite(message), v.minValue(0, message), v.maxValue(1e12, message));
@@ -264,9 +265,7 @@ const requestEntries = {
       v.maxValue(Number.MAX_SAFE_INTEGER),
     ),
   ),
-  notas: v.optional(
-    v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5000 characters')),
-  ),
+  notas: v.optional(v.pipe(v.string('must be a string'), maxChars(5000, 'must be at most 5000 characters'))),
   base_currency: v.optional(currency),
   fiscal_currency: v.optional(currency),
   iva_incluido: v.optional(v.boolean('must be true or false')),
@@ -276,7 +275,7 @@ const requestEntries = {
       v.string('must be a string'),
       v.trim(),
       v.minLength(1, 'must not be empty'),
-      v.maxLength(64, 'must be at most 64 characters'),
+      maxChars(64, 'must be at most 64 characters'),
     ),
   ),
   send: v.optional(v.boolean('must be true or false')),

@@ -1,4 +1,4 @@
-import { paymentPlanSchema, quoteRequestSchema } from '@svc/core';
+import { maxChars, paymentPlanSchema, quoteRequestSchema } from '@svc/core';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { ApiError, invalidRequest, notFound } from '../errors.js';
@@ -38,10 +38,10 @@ const gettingPaidEntries = {
     ),
   ),
   payment_method: v.optional(
-    v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(50)),
+    v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), maxChars(50)),
   ),
   fecha: v.optional(isoDate),
-  referencia: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(200))),
+  referencia: v.optional(v.pipe(v.string('must be a string'), v.trim(), maxChars(200))),
   fecha_promesa: v.optional(isoDate),
 };
 /** Fields of the action `comment` (design.md section 14): a seller's message, maybe about a line. */
@@ -51,7 +51,7 @@ const commentEntries = {
       v.string('must be a string'),
       v.trim(),
       v.minLength(1, 'must not be empty'),
-      v.maxLength(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`),
+      maxChars(MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`),
     ),
   ),
   // null, like an absent one, is about the whole quote; a line id is compared in lower case.

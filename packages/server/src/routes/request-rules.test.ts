@@ -41,6 +41,22 @@ describe('bodies', () => {
     expect(await count('tasks')).toBe(0);
   });
 
+  it('counts text limits in characters: 200 emoji are a title of 200, not 400; the API description still says 200', async () => {
+    const ok = await call('POST', '/tareas', { titulo: '📞'.repeat(200) });
+    expect(ok.status).toBe(200);
+    const over = await expectError(
+      await call('POST', '/tareas', { titulo: '📞'.repeat(201) }),
+      400,
+      'invalid_request',
+    );
+    expect(over.error).toBe('titulo: must be at most 200 characters');
+    const openapi = (await (await t.call('GET', '/api/v1/openapi.json')).json()) as Json;
+    const body = openapi.paths['/tareas'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.titulo.maxLength).toBe(200);
+    // The other tests here count tasks from none.
+    await t.db.query('DELETE FROM tasks WHERE id = $1', [((await ok.json()) as Json).data.id]);
+  });
+
   it('refuses a JSON array, null or a scalar where an object is expected, even when every field is optional', async () => {
     const client = (await (await call('POST', '/clientes', cliente)).json()) as Json;
     const patched = await call('PATCH', `/clientes/${client.data.id}`, []);

@@ -1,4 +1,4 @@
-import { clienteSchema, descuentoSchema, quoteRequestSchema } from '@svc/core';
+import { clienteSchema, descuentoSchema, maxChars, quoteRequestSchema } from '@svc/core';
 import * as v from 'valibot';
 import { INVOICE_ACTIONS, PAYMENT_METHODS } from '../services/invoices.js';
 import { isoDate } from './requests.js';
@@ -14,7 +14,7 @@ const note = (max: number) =>
     v.string('must be a string'),
     v.trim(),
     v.minLength(1, 'must not be empty'),
-    v.maxLength(max, `must be at most ${max} characters`),
+    maxChars(max, `must be at most ${max} characters`),
   );
 
 /** POST /facturas: a draft invoice (design.md section 11); unknown properties refused at every level. */
@@ -35,9 +35,7 @@ export const invoiceCreateSchema = v.strictObject({
     ),
   ),
   metodo_pago: v.optional(v.picklist(['PUE', 'PPD'], 'must be PUE or PPD')),
-  notas: v.optional(
-    v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5000 characters')),
-  ),
+  notas: v.optional(v.pipe(v.string('must be a string'), maxChars(5000, 'must be at most 5000 characters'))),
 });
 
 /** POST /facturas/{id}: `{ action, … }` with the fields of the payment and credit-note actions. */

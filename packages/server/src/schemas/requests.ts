@@ -1,4 +1,4 @@
-import { clienteSchema } from '@svc/core';
+import { clienteSchema, maxChars } from '@svc/core';
 import * as v from 'valibot';
 
 const TERMS = ['contado', 'net7', 'net15', 'net30', 'net45', 'net60', 'net90'] as const;
@@ -7,7 +7,7 @@ const text = (max: number) =>
     v.string('must be a string'),
     v.trim(),
     v.minLength(1, 'must not be empty'),
-    v.maxLength(max, `at most ${max} characters`),
+    maxChars(max, `at most ${max} characters`),
   );
 /** An e-mail address as every form of the service takes it: trimmed, at most 254 characters. */
 export const emailAddress = v.pipe(
@@ -17,7 +17,7 @@ export const emailAddress = v.pipe(
   v.maxLength(254, 'at most 254 characters'),
 );
 const nullableText = (max: number) =>
-  v.nullish(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(max, `at most ${max} characters`)));
+  v.nullish(v.pipe(v.string('must be a string'), v.trim(), maxChars(max, `at most ${max} characters`)));
 
 /** PATCH /clientes/{id}: contact data; every field optional, unknown fields refused. */
 export const clientPatchSchema = v.strictObject({
@@ -112,7 +112,7 @@ export const taskCreateSchema = v.strictObject({
     v.string('must be a string'),
     v.trim(),
     v.minLength(1, 'must not be empty'),
-    v.maxLength(200, 'must be at most 200 characters'),
+    maxChars(200, 'must be at most 200 characters'),
   ),
   due_date: v.optional(v.nullable(isoDate)),
   cotizacion_id: v.optional(
@@ -122,7 +122,7 @@ export const taskCreateSchema = v.strictObject({
     v.nullable(v.pipe(v.string('must be a string'), v.uuid('must be an invoice id (UUID)'))),
   ),
   notas: v.optional(
-    v.nullable(v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5000 characters'))),
+    v.nullable(v.pipe(v.string('must be a string'), maxChars(5000, 'must be at most 5000 characters'))),
   ),
 });
 
@@ -132,7 +132,7 @@ export const taskActionSchema = v.strictObject({
 });
 
 const stepText = (max: number) =>
-  v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(max));
+  v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), maxChars(max));
 const days = v.pipe(
   v.number('must be a number'),
   v.integer('must be a whole number of days'),

@@ -1,3 +1,4 @@
+import { maxChars } from '@svc/core';
 import * as v from 'valibot';
 import { dayExists, workflowSchema } from './requests.js';
 
@@ -6,7 +7,7 @@ const text = (max: number) =>
     v.string('must be a string'),
     v.trim(),
     v.minLength(1, 'must not be empty'),
-    v.maxLength(max, `must be at most ${max} characters`),
+    maxChars(max, `must be at most ${max} characters`),
   );
 const currency = v.pipe(
   v.string('must be a string'),
