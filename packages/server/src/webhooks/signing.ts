@@ -7,7 +7,8 @@ const hmac = (secret: string, payload: string) => createHmac('sha256', secret).u
 
 /**
  * The signature headers of a delivery: `X-Service-Signature-V1: t=<unix>,v1=<hex>` (one `v1` per
- * secret, the new one first during a rotation) and the legacy `X-Service-Signature: sha256=<hex>`.
+ * secret, the new one first during a rotation) and the legacy `X-Service-Signature: sha256=<hex>`,
+ * which holds one signature: the new secret's (docs/webhooks.md tells receivers).
  */
 export function signatureHeaders(
   secrets: string[],

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -506,6 +507,11 @@ describe('deliveries', () => {
     await worker.tick();
     const header = String(hook.received[0]!.headers['x-service-signature-v1']);
     expect(header.match(/v1=/g)).toHaveLength(2);
+    // The legacy header holds one signature: the new secret's (docs/webhooks.md).
+    const legacy = (secret: string) =>
+      `sha256=${createHmac('sha256', secret).update(hook.received[0]!.body).digest('hex')}`;
+    expect(hook.received[0]!.headers['x-service-signature']).toBe(legacy(rotated.secret));
+    expect(hook.received[0]!.headers['x-service-signature']).not.toBe(legacy(endpoint.secret));
     const now = Math.floor(clock.getTime() / 1000);
     expect(
       verifyWebhook(
