@@ -6,7 +6,9 @@ import { getCookie, setCookie } from 'hono/cookie';
  * Double-submit CSRF protection for the public pages' plain forms (they work without JavaScript):
  * a random value in a SameSite=Strict, HttpOnly cookie scoped to the page's path, repeated in a
  * hidden field of each form. A request forged from another site can neither read the value nor
- * send the cookie along with it.
+ * send the cookie along with it. A browser also says where a form comes from (`Sec-Fetch-Site`):
+ * only the page's own origin may post, so a cookie planted from a sibling subdomain, which the
+ * double submit alone would take, does not help either.
  */
 export interface CsrfGuard {
   /** The value for the page's forms; the cookie's, when the browser already has a valid one. */
@@ -27,6 +29,9 @@ export function csrfGuard(cookieName: string, options: { secure: boolean }): Csr
       return value;
     },
     check(c, form) {
+      // Absent outside browsers (curl, servers); `none` when the user started it.
+      const site = c.req.header('sec-fetch-site');
+      if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
       const cookie = getCookie(c, cookieName) ?? '';
       const sent = typeof form.csrf === 'string' ? form.csrf : '';
       return (

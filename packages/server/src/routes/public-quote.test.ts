@@ -786,9 +786,17 @@ describe('the page forms against abuse', () => {
       expect(await res.text()).toContain('La página caducó');
       expect((await send(q.token, 'comment', { mensaje: 'hola' }, session)).status).toBe(403);
     }
+    // A valid pair sent by a browser from another site, or a sibling subdomain that planted the
+    // cookie, is refused as well; the page's own origin passes.
+    for (const site of ['cross-site', 'same-site']) {
+      const from = { 'sec-fetch-site': site };
+      expect((await send(q.token, 'comment', { mensaje: 'hola' }, { cookie, csrf }, from)).status).toBe(403);
+    }
+    const own = { 'sec-fetch-site': 'same-origin' };
+    expect((await send(q.token, 'comment', { mensaje: 'propio' }, { cookie, csrf }, own)).status).toBe(303);
     const after = await detail(q.id);
     expect(after.status).toBe('viewed');
-    expect(after.conversacion).toEqual([]);
+    expect(after.conversacion.map((m: Json) => m.mensaje)).toEqual(['propio']);
   });
 
   it('limits the forms per token: a flood answers 429 and writes nothing beyond the limit', async () => {
