@@ -113,6 +113,8 @@ export class DeliveryWorker {
   #unlisten: (() => Promise<void>) | undefined;
   /** Deliveries in flight, by endpoint id. */
   readonly #busy = new Map<string, number>();
+  /** The jobs in flight: never claimed again here, even once their lease has run out. */
+  readonly #jobs = new Set<string>();
   #inFlight = 0;
   /** The claim running now: one at a time, each for as many jobs as there are free slots. */
   #claiming: Promise<void> | undefined;
@@ -190,11 +192,13 @@ export class DeliveryWorker {
   #run(job: ClaimedJob): void {
     this.#made++;
     this.#inFlight++;
+    this.#jobs.add(job.id);
     this.#busy.set(job.endpoint_id, (this.#busy.get(job.endpoint_id) ?? 0) + 1);
     void this.#deliver(job)
       .catch((error) => this.#deps.logger.error('webhook delivery crashed', { error: String(error) }))
       .finally(() => {
         this.#inFlight--;
+        this.#jobs.delete(job.id);
         const left = (this.#busy.get(job.endpoint_id) ?? 1) - 1;
         if (left > 0) this.#busy.set(job.endpoint_id, left);
         else this.#busy.delete(job.endpoint_id);
@@ -228,6 +232,7 @@ export class DeliveryWorker {
          SELECT id, endpoint_id, next_at FROM webhook_jobs
          WHERE ((state = 'pending' AND next_at <= $1) OR (state = 'delivering' AND lease_until < $1))
            AND endpoint_id NOT IN (SELECT endpoint_id FROM busy WHERE room <= 0)
+           AND NOT (id = ANY ($8::uuid[]))
          ORDER BY next_at LIMIT $7
        ), allowed AS (
          SELECT h.id FROM (
@@ -252,6 +257,7 @@ export class DeliveryWorker {
         busy.map(([, n]) => n),
         perEndpoint,
         Math.max(100, limit * perEndpoint * 4),
+        [...this.#jobs],
       ],
     );
   }

@@ -682,6 +682,26 @@ describe('deliveries', () => {
     expect(hook.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2']);
   });
 
+  it('does not claim again a delivery it still has in flight, even once its lease has run out', async () => {
+    const slow = await hangingReceiver();
+    try {
+      const w = newWorker({});
+      await createHook({ url: slow.url, eventos: ['quote.created'] });
+      await makeQuote();
+      const idle = w.tick();
+      await slow.opened(1);
+      advance(61);
+      void w.tick();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(slow.requests()).toBe(1);
+      slow.release();
+      expect(await idle).toBe(1);
+    } finally {
+      slow.release();
+      await slow.close();
+    }
+  });
+
   it('never lets two workers make the same attempt', async () => {
     const endpoint = await sixDeliveriesDue();
     const other = newWorker({ concurrency: 2 });
