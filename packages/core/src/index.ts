@@ -20,6 +20,7 @@ export {
   type ClienteRequest,
   clienteSchema,
   descuentoSchema,
+  EU_EXEMPTION_REASONS,
   EXEMPTION_REASONS,
   fiscalSchema,
   MAX_LINES,
@@ -30,6 +31,7 @@ export {
   type QuoteRequest,
   quoteLineSchema,
   quoteRequestSchema,
+  SPAIN_EXEMPTION_REASONS,
 } from './schemas/quote-request.js';
 export { maxChars } from './schemas/max-chars.js';
 export { type Validation, validate } from './schemas/validate.js';

@@ -4,17 +4,10 @@ import { isCurrencyCode } from '../currencies.js';
 import { TERM_CODES } from '../terms.js';
 import { maxChars } from './max-chars.js';
 
-/** Allowed `exemption_reason` values: Spain's causes and the EU e-invoice classification. */
-export const EXEMPTION_REASONS = [
-  'E1',
-  'E2',
-  'E3',
-  'E4',
-  'E5',
-  'E6',
-  'N1',
-  'N2',
-  'S2',
+/** Spain's exemption and non-subjection causes, the `exemption_reason` values of a Spanish organization. */
+export const SPAIN_EXEMPTION_REASONS = ['E1', 'E2', 'E3', 'E4', 'E5', 'E6', 'N1', 'N2', 'S2'] as const;
+/** The European e-invoice classification, the values of an organization elsewhere in the EU. */
+export const EU_EXEMPTION_REASONS = [
   'VATEX-EU-AE',
   'VATEX-EU-IC',
   'VATEX-EU-G',
@@ -28,6 +21,8 @@ export const EXEMPTION_REASONS = [
   'VATEX-EU-309',
   'VATEX-FR-FRANCHISE',
 ] as const;
+/** Allowed `exemption_reason` values: Spain's causes and the EU e-invoice classification. */
+export const EXEMPTION_REASONS = [...SPAIN_EXEMPTION_REASONS, ...EU_EXEMPTION_REASONS] as const;
 
 /** Most lines a quote may have. */
 export const MAX_LINES = 100;
@@ -70,20 +65,32 @@ export const quoteLineSchema = v.pipe(
       v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(64)),
     ),
     tax_rate: v.optional(rate),
+    // null, like an absent one, is derived from the client.
     exemption_reason: v.optional(
-      v.picklist(EXEMPTION_REASONS, `must be one of ${EXEMPTION_REASONS.join(', ')}`),
+      v.nullable(v.picklist(EXEMPTION_REASONS, `must be one of ${EXEMPTION_REASONS.join(', ')}`)),
     ),
-    clave_sat: v.optional(v.pipe(v.string('must be a string'), v.regex(/^\d{8}$/, 'must be 8 digits'))),
+    // Mexico only, and "ignored outside Mexico": their form is checked where the organization's
+    // country is known (the server's pricing).
+    clave_sat: v.optional(
+      v.pipe(
+        v.string('must be a string'),
+        v.maxLength(64),
+        v.description('Mexico only: 8 digits (c_ClaveProdServ), default 01010101; ignored elsewhere'),
+      ),
+    ),
     clave_unidad_sat: v.optional(
       v.pipe(
         v.string('must be a string'),
-        v.regex(/^[A-Za-z0-9]{1,5}$/, 'must be 1 to 5 letters or digits, like H87'),
+        v.maxLength(64),
+        v.description('Mexico only: 1 to 5 letters or digits (c_ClaveUnidad), like H87; ignored elsewhere'),
       ),
     ),
   }),
+  // A line without a rate of its own may still be taxed at 0 (its product's, the organization's):
+  // that is checked once the rate is known.
   v.forward(
     v.check(
-      (line) => line.exemption_reason === undefined || line.tax_rate === 0,
+      (line) => line.exemption_reason == null || line.tax_rate === undefined || line.tax_rate === 0,
       'only allowed on a line with tax_rate 0',
     ),
     ['exemption_reason'],

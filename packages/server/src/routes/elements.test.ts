@@ -338,6 +338,7 @@ describe('POST /cotizaciones with a publishable key', () => {
       [{ items: [{ ...laptop(), costo_unitario: 1 }], cliente }, 'items[0].costo_unitario'],
       [{ items: [{ ...laptop(), precio_unitario: 1 }], cliente }, 'items[0].precio_unitario'],
       [{ items: [{ ...laptop(), tax_rate: 0 }], cliente }, 'items[0].tax_rate'],
+      [{ items: [{ ...laptop(), exemption_reason: 'E1' }], cliente }, 'items[0].exemption_reason'],
       [{ items: [laptop()] }, 'cliente'],
     ] as const) {
       const res = await asWidget('POST', '/api/v1/cotizaciones', body);
@@ -427,6 +428,7 @@ describe('POST /elements/preview', () => {
       [{ cliente_id: randomUUID() }, 'cliente_id'],
       [{ items: [{ ...laptop(1), precio_negociado: 1 }] }, 'items[0].precio_negociado'],
       [{ items: [{ ...laptop(1), costo_unitario: 1 }] }, 'items[0].costo_unitario'],
+      [{ items: [{ ...laptop(1), exemption_reason: 'E1' }] }, 'items[0].exemption_reason'],
     ] as [Json, string][]) {
       const res = await asWidget('POST', '/api/v1/elements/preview', { items: [laptop(1)], ...extra });
       const error = await expectError(res, 400, 'invalid_request');

@@ -814,6 +814,66 @@ describe('quote action invoice', () => {
     }
   });
 
+  it('takes each country’s own exemption causes, on any line taxed at 0, and ignores SAT keys outside Mexico', async () => {
+    const spain = await spanishKey('Causas SL');
+    const france = await orgKey({
+      nombre: 'Causes SARL',
+      country: 'FR',
+      currency: 'EUR',
+      default_tax_rate: 0.2,
+    });
+    const usa = await orgKey({ nombre: 'Causes Inc', country: 'US', currency: 'USD', default_tax_rate: 0 });
+    const exempt = (reason: string | null, extra: Json = {}) => ({
+      cliente: { empresa: 'Cliente' },
+      items: [
+        { descripcion: 'Exenta', cantidad: 1, precio_unitario: 100, exemption_reason: reason, ...extra },
+      ],
+    });
+    const zero = { tax_rate: 0 };
+    const before = await count('invoices');
+    // Spain's causes in Spain, the European classification elsewhere in the EU.
+    for (const [key, reason] of [
+      [spain, 'VATEX-EU-IC'],
+      [spain, 'Z'],
+      [france, 'E1'],
+    ] as const) {
+      const refused = await expectError(
+        (await call('POST', '/facturas', exempt(reason, zero), key)).res,
+        400,
+        'invalid_request',
+      );
+      expect(refused.error).toMatch(/^items\[0\]\.exemption_reason: an organization in (ES|FR) takes /);
+    }
+    expect(await count('invoices')).toBe(before);
+    const french = await call('POST', '/facturas', exempt('VATEX-FR-FRANCHISE', zero), france);
+    expect(french.body.data.items[0].exemption_reason).toBe('VATEX-FR-FRANCHISE');
+    // A line taxed at 0 by the organization's default takes a cause without repeating tax_rate: 0;
+    // one taxed otherwise is refused, even when its rate was not written on it.
+    const american = await call('POST', '/facturas', exempt('E2'), usa);
+    expect(american.res.status).toBe(200);
+    expect(american.body.data.items[0]).toMatchObject({ tax_rate: 0, exemption_reason: 'E2' });
+    const taxed = await expectError(
+      (await call('POST', '/facturas', exempt('E1'), spain)).res,
+      400,
+      'invalid_request',
+    );
+    expect(taxed.error).toBe(
+      'items[0].exemption_reason: only allowed on a line with tax_rate 0; this one is taxed at 0.21',
+    );
+    // null is "none given": derived from the client (none for a domestic one).
+    const derived = await call('POST', '/facturas', exempt(null, zero), spain);
+    expect(derived.body.data.items[0].exemption_reason).toBeNull();
+    // SAT keys are Mexico's: ignored elsewhere, whatever they hold; checked in Mexico.
+    const keys = { clave_sat: 'ABC', clave_unidad_sat: 'TOO-LONG' };
+    const ignored = await call('POST', '/facturas', exempt(null, { ...zero, ...keys }), spain);
+    expect(ignored.res.status).toBe(200);
+    expect(ignored.body.data.items[0]).toMatchObject({ clave_sat: null, clave_unidad_sat: null });
+    const mexican = await call('POST', '/facturas', { cliente, items: [{ ...line(), clave_sat: 'ABC' }] });
+    expect((await expectError(mexican.res, 400, 'invalid_request')).error).toBe(
+      'items[0].clave_sat: must be 8 digits',
+    );
+  });
+
   it('a non-MX organization issues commercial invoices with invoice.issued and no stamping', async () => {
     const key = await spanishKey('Estudio Olivo');
     const created = await call(

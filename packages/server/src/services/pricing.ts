@@ -12,7 +12,8 @@ import { isUuid } from '../ids.js';
 import { type CouponRejection, type CouponRow, couponRejection } from '../repositories/coupons.js';
 import { findProductsByIds, type ProductRow } from '../repositories/products.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
-import { checkQuantity, checkTaxRate } from './fiscal/tax-catalog.js';
+import { checkExemptionReason } from './fiscal/exemptions.js';
+import { checkQuantity, checkSatKeys, checkTaxRate } from './fiscal/tax-catalog.js';
 import { satUnitKey } from './fiscal/unit-keys.js';
 import type { Org } from './orgs.js';
 
@@ -113,6 +114,8 @@ export function priceLines(
     const field = (name: string) => `items[${index}].${name}`;
     checkTaxRate(org.country, item.tax_rate, field('tax_rate'));
     checkQuantity(org.country, item.cantidad, field('cantidad'));
+    checkSatKeys(org.country, item, field);
+    checkExemptionReason(org.country, item.exemption_reason, field('exemption_reason'));
     if (!item.producto_id) {
       if (caller.publishable && !org.widget.custom_items) {
         throw invalidRequest(
@@ -231,7 +234,7 @@ export function itemRows(lines: ResolvedLine[], totals: Totals, exemption: strin
       producto_id: line.producto_id,
       sku: line.sku,
       tax_rate: computed.tax_rate,
-      exemption_reason: line.exemption_reason ?? (computed.tax_rate === 0 ? exemption : null),
+      exemption_reason: exemptionOf(line, computed.tax_rate, exemption, position),
       clave_sat: line.clave_sat,
       clave_unidad_sat: line.clave_unidad_sat,
       importe: computed.base,
@@ -249,4 +252,21 @@ export async function quoteDiscount(tx: Queryable, quote: QuoteRow): Promise<Dis
     [quote.coupon_id],
   );
   return coupon ?? null;
+}
+
+/**
+ * A line's `exemption_reason`: its own, only on a line taxed at 0 (its rate may be its product's
+ * or the organization's, known only now: 400 otherwise), else the one derived from the client.
+ */
+function exemptionOf(
+  line: ResolvedLine,
+  rate: number,
+  derived: string | null,
+  position: number,
+): string | null {
+  if (line.exemption_reason === null) return rate === 0 ? derived : null;
+  if (rate === 0) return line.exemption_reason;
+  throw invalidRequest(
+    `items[${position}].exemption_reason: only allowed on a line with tax_rate 0; this one is taxed at ${rate}`,
+  );
 }

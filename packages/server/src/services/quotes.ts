@@ -42,7 +42,8 @@ import { quoteWriter } from './quote-writer.js';
 
 /** Fields a publishable key may not send on quote creation. */
 const PUBLISHABLE_FORBIDDEN = ['cliente_id', 'descuento', 'send', 'plan_pagos'] as const;
-const PUBLISHABLE_FORBIDDEN_LINE = ['precio_negociado', 'costo_unitario'] as const;
+// A line's tax cause is the merchant's, derived from the client's data: not the visitor's to choose.
+const PUBLISHABLE_FORBIDDEN_LINE = ['precio_negociado', 'costo_unitario', 'exemption_reason'] as const;
 
 /** The creation result of POST /cotizaciones. */
 export interface QuoteCreated {

@@ -1,3 +1,6 @@
+import { EU_EXEMPTION_REASONS, SPAIN_EXEMPTION_REASONS } from '@svc/core';
+import { invalidRequest } from '../../errors.js';
+
 /** The member states of the European Union (ISO 3166-1 alpha-2; Greece as `GR`). */
 const EU = new Set(
   'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '),
@@ -18,4 +21,25 @@ export function derivedExemption(orgCountry: string, clientCountry: string | nul
   const intraEu = EU.has(clientCountry);
   if (orgCountry === 'ES') return intraEu ? 'E5' : 'E2';
   return intraEu ? 'VATEX-EU-IC' : 'VATEX-EU-G';
+}
+
+/**
+ * 400 `invalid_request` naming `field` unless `reason` is one of the organization's country's list
+ * (the spec gives two): Spain's causes in Spain, the European classification elsewhere in the EU.
+ * Outside the EU neither list is a country's own, and either is taken.
+ */
+export function checkExemptionReason(
+  orgCountry: string,
+  reason: string | null | undefined,
+  field: string,
+): void {
+  if (reason == null || !EU.has(orgCountry)) return;
+  const [allowed, name]: [readonly string[], string] =
+    orgCountry === 'ES'
+      ? [SPAIN_EXEMPTION_REASONS, "Spain's causes"]
+      : [EU_EXEMPTION_REASONS, 'the European classification'];
+  if (allowed.includes(reason)) return;
+  throw invalidRequest(
+    `${field}: an organization in ${orgCountry} takes ${name} (${allowed.join(', ')}), not ${reason}`,
+  );
 }

@@ -32,3 +32,22 @@ export function checkQuantity(country: string, cantidad: number, field: string):
     `${field}: at most ${QUANTITY_DECIMALS} decimals in Mexico, as an invoice (CFDI) takes, not ${cantidad}`,
   );
 }
+
+/**
+ * 400 `invalid_request` naming the field when a Mexican line's SAT keys are not of the catalogs'
+ * form: `clave_sat` 8 digits (`c_ClaveProdServ`), `clave_unidad_sat` 1 to 5 letters or digits
+ * (`c_ClaveUnidad`, like H87). Outside Mexico the spec has them ignored, whatever they are.
+ */
+export function checkSatKeys(
+  country: string,
+  line: { clave_sat?: string | undefined; clave_unidad_sat?: string | undefined },
+  field: (name: string) => string,
+): void {
+  if (country !== 'MX') return;
+  if (line.clave_sat !== undefined && !/^\d{8}$/.test(line.clave_sat)) {
+    throw invalidRequest(`${field('clave_sat')}: must be 8 digits`);
+  }
+  if (line.clave_unidad_sat !== undefined && !/^[A-Za-z0-9]{1,5}$/.test(line.clave_unidad_sat)) {
+    throw invalidRequest(`${field('clave_unidad_sat')}: must be 1 to 5 letters or digits, like H87`);
+  }
+}
