@@ -1,6 +1,7 @@
 import { formatMoney } from '@svc/core';
 import { INVOICE_MESSAGES } from '../i18n/invoice-page.js';
 import type { Lang } from '../i18n/messages.js';
+import { PRICES_INCLUDE_TAX } from '../i18n/tax-included.js';
 import type {
   CreditNoteRow,
   InvoiceItemRow,
@@ -9,6 +10,7 @@ import type {
 } from '../repositories/invoices.js';
 import { balanceOf } from '../services/invoice-view.js';
 import type { Org } from '../services/orgs.js';
+import { shownLineAmount } from './line-amount.js';
 import type { PdfView } from './pdf-document.js';
 
 /** An invoice's figures formatted once, for its public page and its PDF alike. */
@@ -53,8 +55,10 @@ export function invoiceDocument(
       descripcion: item.descripcion,
       cantidad: `${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}`,
       precio: money(item.precio_negociado ?? item.precio_unitario),
-      importe: money(item.importe),
+      importe: money(shownLineAmount(item, invoice.iva_incluido, invoice.moneda)),
     })),
+    /** Said under the lines when prices were entered tax included. */
+    taxNote: invoice.iva_incluido ? PRICES_INCLUDE_TAX[lang] : null,
     totals,
     payments: parts.payments.map((p) => ({
       fecha: date(p.fecha),
@@ -102,7 +106,7 @@ export function invoicePdfView(doc: InvoiceDocument, color: string | null): PdfV
     lines: doc.lines,
     totals: doc.totals,
     sections,
-    footer: doc.sandbox ? [m.sandboxStamp] : [],
+    footer: [...(doc.taxNote ? [doc.taxNote] : []), ...(doc.sandbox ? [m.sandboxStamp] : [])],
     lang: doc.lang,
   };
 }

@@ -1,8 +1,10 @@
 import { formatMoney, termLabel } from '@svc/core';
 import { type Lang, MESSAGES, withColon } from '../i18n/messages.js';
 import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
+import { PRICES_INCLUDE_TAX } from '../i18n/tax-included.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
 import type { Org } from '../services/orgs.js';
+import { shownLineAmount } from './line-amount.js';
 import { type PaymentFields, planSchedule } from './payment-schedule.js';
 import type { PdfView } from './pdf-document.js';
 
@@ -77,11 +79,14 @@ export function quotePdfView(
       descripcion: item.declinada ? `${item.descripcion} (${p.declined})` : item.descripcion,
       cantidad: `${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}`,
       precio: money(item.precio_negociado ?? item.precio_unitario),
-      importe: item.declinada ? '—' : money(item.importe),
+      importe: item.declinada ? '—' : money(shownLineAmount(item, quote.iva_incluido, quote.moneda)),
     })),
     totals,
     sections,
-    footer: org.widget.terms_text ? [org.widget.terms_text] : [],
+    footer: [
+      ...(quote.iva_incluido ? [PRICES_INCLUDE_TAX[lang]] : []),
+      ...(org.widget.terms_text ? [org.widget.terms_text] : []),
+    ],
     lang,
   };
 }

@@ -123,6 +123,31 @@ describe('public invoice page /i/<token>', () => {
     }
   });
 
+  it('shows lines priced tax included at their tax-included amount, and says so, on the page and the PDF', async () => {
+    const draft = await api('POST', '/facturas', {
+      cliente,
+      iva_incluido: true,
+      items: [{ descripcion: 'Lentes con IVA', cantidad: 2, precio_unitario: 116 }],
+    });
+    const open = await api('POST', `/facturas/${draft.id}`, { action: 'finalize' });
+    expect(open).toMatchObject({ subtotal: 200, impuestos: 32, total: 232 });
+    const token = open.link_publico.split('/i/')[1] as string;
+    const page = await (await t.app.request(`/i/${token}?lang=en`)).text();
+    // "2 × $116.00 = $232.00", not "= $200.00" (the line's base before tax).
+    expect(page).toMatch(
+      /× MX\$116\.00<\/span><\/td><td class="n p">MX\$116\.00<\/td><td class="n">MX\$232\.00<\/td>/,
+    );
+    expect(page).toContain('Prices include tax; the subtotal is before tax.');
+    const pdf = await pdfText(await t.app.request(`/i/${token}/pdf?lang=en`));
+    expect(pdf).toContain('$232.00');
+    expect(pdf).toContain('Prices include tax');
+    // Prices before tax say nothing of it.
+    const plain = await openInvoice();
+    expect(await (await t.app.request(`/i/${plain.token}?lang=en`)).text()).not.toContain(
+      'Prices include tax',
+    );
+  });
+
   it('the PDF carries the same figures as the page, in the requested language', async () => {
     const inv = await openInvoice();
     const text = await pdfText(await t.app.request(`/i/${inv.token}/pdf`));

@@ -72,6 +72,7 @@ export function publicInvoiceRoutes(deps: AppDeps) {
             (line) =>
               html`<tr class="line"><td class="d">${line.descripcion}</td><td class="n q">${line.cantidad}<span class="each"> × ${line.precio}</span></td><td class="n p">${line.precio}</td><td class="n">${line.importe}</td></tr>`,
           )}</tbody></table>
+${doc.taxNote ? html`<p class="hint">${doc.taxNote}</p>` : ''}
 <table class="totals"><tbody>${doc.totals.map(
             ([label, value], index) =>
               html`<tr${index === doc.totals.length - 1 ? html` class="total"` : ''}><td>${label}</td><td class="n">${value}</td></tr>`,

@@ -1,8 +1,10 @@
 import { formatMoney, termLabel } from '@svc/core';
 import { html } from 'hono/html';
+import { shownLineAmount } from '../documents/line-amount.js';
 import { type PaymentFields, planSchedule } from '../documents/payment-schedule.js';
 import { LANGS, type Lang, MESSAGES, withColon } from '../i18n/messages.js';
 import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
+import { PRICES_INCLUDE_TAX } from '../i18n/tax-included.js';
 import type { QuoteMessage } from '../repositories/quote-messages.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
 import type { Org } from '../services/orgs.js';
@@ -84,8 +86,9 @@ export function quotePage(view: QuotePageView) {
   const lines = html`<table class="lines"><caption class="sr-only">${m.quote} ${quote.folio}</caption><thead><tr><th scope="col">${m.description}</th><th scope="col" class="n">${m.quantity}</th><th scope="col" class="n">${m.unitPrice}</th><th scope="col" class="n">${m.amount}</th></tr></thead>
 <tbody>${items.map((item) => {
     const price = money(item.precio_negociado ?? item.precio_unitario);
-    return html`<tr class="line${item.declinada ? ' declined' : ''}"><td class="d">${item.descripcion}${item.declinada ? html`<span class="tag">${p.declined}</span>` : ''}</td><td class="n q">${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}<span class="each"> × ${price}</span></td><td class="n p">${price}</td><td class="n">${item.declinada ? '—' : money(item.importe)}</td></tr>`;
+    return html`<tr class="line${item.declinada ? ' declined' : ''}"><td class="d">${item.descripcion}${item.declinada ? html`<span class="tag">${p.declined}</span>` : ''}</td><td class="n q">${number(item.cantidad)}${item.unidad ? ` ${item.unidad}` : ''}<span class="each"> × ${price}</span></td><td class="n p">${price}</td><td class="n">${item.declinada ? '—' : money(shownLineAmount(item, quote.iva_incluido, quote.moneda))}</td></tr>`;
   })}</tbody></table>
+${quote.iva_incluido ? html`<p class="hint">${PRICES_INCLUDE_TAX[lang]}</p>` : ''}
 <table class="totals"><tbody>
 <tr><td>${m.subtotal}</td><td class="n">${money(quote.subtotal)}</td></tr>
 ${quote.descuento > 0 ? html`<tr><td>${m.discount}${quote.cupon ? ` (${quote.cupon})` : ''}</td><td class="n">−${money(quote.descuento)}</td></tr>` : ''}

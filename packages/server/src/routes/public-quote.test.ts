@@ -93,6 +93,29 @@ function expectOnlyField(html: string, field: string, message: string) {
 }
 const lineIds = (q: Json) => (q.detail.items as Json[]).map((item) => item.id as string);
 
+describe('prices entered tax included', () => {
+  it('shows each line at its tax-included amount and says so, on the page and the PDF', async () => {
+    const res = await t.call('POST', '/api/v1/cotizaciones', {
+      key: sk,
+      body: {
+        items: [{ descripcion: 'Servicio con IVA', cantidad: 3, precio_unitario: 11.6 }],
+        cliente: { empresa: 'Cliente IVA' },
+        iva_incluido: true,
+        send: true,
+      },
+    });
+    const created = ((await res.json()) as Json).data as Json;
+    const token = String(created.link_publico).split('/q/')[1]!;
+    expect(await detail(created.id)).toMatchObject({ subtotal: 30, impuestos: 4.8, total: 34.8 });
+    const page = await (await t.call('GET', `/q/${token}?lang=en`)).text();
+    expect(page).toMatch(/<td class="n p">MX\$11\.60<\/td><td class="n">MX\$34\.80<\/td>/);
+    expect(page).toContain('Prices include tax; the subtotal is before tax.');
+    const pdf = await pdfText(await t.call('GET', `/q/${token}/pdf?lang=en`));
+    expect(pdf).toContain('$34.80');
+    expect(pdf).toContain('Prices include tax');
+  });
+});
+
 describe('public quote page', () => {
   it('shows lines, totals, validity and terms in the quote language, and nothing internal', async () => {
     const q = await quote({ lang: 'de' });
