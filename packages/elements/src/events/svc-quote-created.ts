@@ -6,8 +6,6 @@ export interface SvcQuoteCreatedDetail {
   link_publico: string;
   /** The merchant reviews it before sending. */
   needs_approval: boolean;
-  total: number;
-  moneda: string;
 }
 
 declare global {

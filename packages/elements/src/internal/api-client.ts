@@ -109,7 +109,8 @@ export class ApiClient {
 
   /**
    * {@link send} with retries on network errors, 5xx, 429 and "in progress": waits 1 s, 2 s, 4 s
-   * (or what `Retry-After` says, up to 30 s) and tries again, `attempts` times in all. Submissions
+   * (or what `Retry-After` says) and tries again, `attempts` times in all; a `Retry-After` over
+   * 30 s is not waited for by a visitor, and its error is given at once. Submissions
    * carry an `Idempotency-Key`, so a retry of a request that did arrive cannot act twice.
    * @param onRetry - told how many seconds until the next attempt
    */
@@ -123,10 +124,9 @@ export class ApiClient {
       try {
         return await this.send<T>(path, options);
       } catch (error) {
-        if (!isRetryable(error) || attempt >= attempts) throw error;
-        const retryAfter = Number((error as SvcApiError).detail.retryAfter);
-        const wait =
-          retryAfter > 0 ? Math.min(retryAfter, 30) * 1000 : 500 * 2 ** attempt * (0.8 + Math.random() * 0.4);
+        const retryAfter = Number((error as SvcApiError).detail?.retryAfter);
+        if (!isRetryable(error) || attempt >= attempts || retryAfter > 30) throw error;
+        const wait = retryAfter > 0 ? retryAfter * 1000 : 500 * 2 ** attempt * (0.8 + Math.random() * 0.4);
         onRetry?.(Math.ceil(wait / 1000));
         await sleep(wait, options.signal);
       }

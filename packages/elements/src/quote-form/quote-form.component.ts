@@ -60,6 +60,8 @@ export interface QuoteCreated extends SvcQuoteCreatedDetail {
   token: string;
   motivo: string | null;
   status: string;
+  total: number;
+  moneda: string;
 }
 
 type Phase = 'loading' | 'error' | 'ready' | 'success';
@@ -81,7 +83,7 @@ const asError = (error: unknown) =>
  * @event svc-ready - the configuration loaded and the form is on screen; `detail`: locale, currency
  * @event svc-change - the basket changed; `detail`: items, total, moneda
  * @event svc-draft-item - a drafted line arrived; `detail`: the line as the service streamed it
- * @event svc-quote-created - the quote exists; `detail`: id, folio, link_publico, needs_approval, total, moneda
+ * @event svc-quote-created - the quote exists; `detail`: id, folio, link_publico, needs_approval
  * @event svc-error - something failed; `detail`: code and the localized message
  *
  * @csspart base - the card around everything (also carries `error` or `success` in those views)
@@ -283,6 +285,9 @@ export class SvcQuoteForm extends LitElement {
     // The first update, and a new key or API base later (the error view's retry uses them too).
     if (changed.has('publishableKey') || changed.has('apiBase')) void this.#load();
     // Tax data given with the client: its section opens, in its country, so it is shown and sent.
+    // A page may set null or anything else: the form keeps working with nothing prefilled.
+    if (changed.has('cliente') && !(this.cliente instanceof Object)) this.cliente = { empresa: '' };
+    if (changed.has('items') && !Array.isArray(this.items)) this.items = [];
     if (changed.has('cliente') && (this.cliente.fiscal || this.cliente.rfc)) {
       this.fiscalOpen = true;
       if (this.cliente.fiscal?.country) this.fiscalCountry = this.cliente.fiscal.country.toUpperCase();
@@ -290,7 +295,8 @@ export class SvcQuoteForm extends LitElement {
     if (changed.has('items') && this.items.length > 0) {
       this.lines = this.items.map((item) => ({ ...item, key: ++keys }));
       this.#repriceCatalogLines();
-      this.#changed();
+      // Before the configuration, the lines are not priced yet: told once the form is ready.
+      if (this.config) this.#changed();
     } else if (changed.has('currency') && this.config && this.lines.length > 0) {
       // Another document currency: new prices, and totals the server must confirm again.
       this.#repriceCatalogLines();
@@ -664,8 +670,6 @@ export class SvcQuoteForm extends LitElement {
           folio: result.folio,
           link_publico: result.link_publico,
           needs_approval: result.needs_approval,
-          total: result.total,
-          moneda: result.moneda,
         }),
       );
       await this.updateComplete;

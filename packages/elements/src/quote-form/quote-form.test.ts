@@ -455,6 +455,32 @@ describe('<svc-quote-form>', () => {
       assert.equal(changes.at(-1)?.detail.moneda, 'MXN');
     });
 
+    it('tells the page of a prefilled basket once ready and priced, never before svc-ready', async () => {
+      const heard: string[] = [];
+      const listen = (e: Event) => heard.push(`${e.type}:${(e as CustomEvent).detail?.total ?? ''}`);
+      document.addEventListener('svc-ready', listen);
+      document.addEventListener('svc-change', listen);
+      try {
+        await mount({ props: { items: [{ descripcion: 'Diseño', cantidad: 2, precio_unitario: 100 }] } });
+        assert.deepEqual(heard.slice(0, 2), ['svc-ready:', 'svc-change:232']);
+      } finally {
+        document.removeEventListener('svc-ready', listen);
+        document.removeEventListener('svc-change', listen);
+      }
+    });
+
+    it('keeps working when the page sets null or anything else as cliente or items', async () => {
+      const form = await mount({ props: { cliente: null as never, items: 'abc' as never } });
+      assert.equal($$(form, '.line').length, 0);
+      form.items = null as never;
+      form.cliente = 7 as never;
+      await form.updateComplete;
+      await pick(form, 'Mouse');
+      await fillClient(form, `Nulos ${Date.now()}`, `nulos-${Date.now()}@x.example`);
+      const created = await form.submit();
+      assert.match(created.folio, /^COT-/);
+    });
+
     it('is prefilled from the cliente and items properties', async () => {
       const form = await mount({
         props: {
@@ -630,7 +656,13 @@ describe('<svc-quote-form>', () => {
       assert.equal(quotes.length, 1, 'exactly one quote');
       assert.match(result.folio, /^COT-\d{6}$/);
       assert.equal(created.length, 1);
-      assert.equal(created[0]!.detail.folio, result.folio);
+      // Exactly the design's detail.
+      assert.deepEqual(created[0]!.detail, {
+        id: result.id,
+        folio: result.folio,
+        link_publico: result.link_publico,
+        needs_approval: result.needs_approval,
+      });
       const success = $(form, '[part~="success"]')!;
       assert.include(success.textContent, result.folio);
       assert.include(success.textContent, 'MX$28,420.00');
@@ -709,6 +741,25 @@ describe('<svc-quote-form>', () => {
       );
       assert.equal(new Set(posts.map((p) => p.key)).size, 1);
       assert.match(result.folio, /^COT-/);
+    });
+
+    it('does not keep a visitor waiting on a Retry-After beyond 30 s: the refusal is shown at once', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Mouse');
+      await fillClient(form, `Paciencia ${Date.now()}`);
+      await requestLog();
+      await fault({
+        method: 'POST',
+        path: '/cotizaciones',
+        action: 'respond',
+        status: 429,
+        headers: { 'Retry-After': '324' },
+        body: { error: 'slow down', code: 'rate_limited' },
+      });
+      const failure = await form.submit().catch((error: { code: string }) => error);
+      assert.equal((failure as { code: string }).code, 'rate_limited');
+      const posts = (await requestLog()).filter((l) => l.path === '/cotizaciones');
+      assert.equal(posts.length, 1, 'no retry before the server would take one');
     });
 
     it('retries 409 idempotency_in_progress with the same Idempotency-Key, honouring Retry-After', async () => {
