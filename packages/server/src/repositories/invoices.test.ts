@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../db/database.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
-import { updateInvoice } from './invoices.js';
+import { issueInvoice, takeNumber, updateInvoice } from './invoices.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -70,6 +70,64 @@ describe('updateInvoice', () => {
       motivo_fiscal: 'sin evento',
     });
     expect(await eventsOf(id)).toEqual([]);
+  });
+});
+
+describe('issueInvoice', () => {
+  const scope = () => ({ orgId: t.seed.org.id, mode: 'test' });
+  /** A counter of invoice numbers left at `last`, as if that many had been issued. */
+  const counterAt = (last: number) =>
+    t.db.query(
+      `INSERT INTO invoice_counters (org_id, mode, kind, last) VALUES ($1, 'test', 'F', $2)
+       ON CONFLICT (org_id, mode, kind) DO UPDATE SET last = $2`,
+      [t.seed.org.id, last],
+    );
+
+  it('takes the next number in the statement that writes it, into numero, the XML and the event', async () => {
+    const id = await draftInvoice();
+    await counterAt(41);
+    let statements = 0;
+    const slot = 'RANURA0123456789abcdefgh';
+    const issued = await t.db.transaction((tx) => {
+      const counted: Queryable = {
+        query: (sql, params) => {
+          statements++;
+          return tx.query(sql, params);
+        },
+      };
+      return issueInvoice(
+        counted,
+        scope(),
+        id,
+        { numero: `F-${slot}`, estado: 'open', cfdi_xml: `<cfdi:Comprobante Serie="F" Folio="${slot}"/>` },
+        slot,
+        {
+          orgId: t.seed.org.id,
+          mode: 'test',
+          type: 'invoice.finalized',
+          object: 'invoice',
+          objectId: id,
+          data: { id, numero: `F-${slot}`, link_publico: 'https://secret.example/i/x' },
+          actor: 'system',
+        },
+      );
+    });
+    expect(statements).toBe(1);
+    expect(issued).toMatchObject({ id, numero: 'F-000042', estado: 'open' });
+    const [xml] = await t.db.query<{ cfdi_xml: string }>('SELECT cfdi_xml FROM invoices WHERE id = $1', [id]);
+    expect(xml!.cfdi_xml).toBe('<cfdi:Comprobante Serie="F" Folio="000042"/>');
+    expect(await eventsOf(id)).toEqual([
+      { type: 'invoice.finalized', data: { id, numero: 'F-000042' }, actor: 'system' },
+    ]);
+  });
+
+  it('writes numbers past six digits whole, as takeNumber does', async () => {
+    await counterAt(999_999);
+    const id = await draftInvoice();
+    const issued = await issueInvoice(t.db, scope(), id, { numero: 'F-x', estado: 'open' }, 'x');
+    expect(issued.numero).toBe('F-1000000');
+    expect(await t.db.transaction((tx) => takeNumber(tx, scope(), 'F'))).toBe('F-1000001');
+    await counterAt(0);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.js';
 import { type ClientRecord, clientSql } from './clients.js';
-import { eventStatement, type NewEvent, NOTIFY_IF_JOBS } from './events.js';
+import { eventCtes, eventStatement, type NewEvent, NOTIFY_IF_JOBS, storedEventData } from './events.js';
 import type { QuoteItemRow } from './quotes.js';
 import { inScope } from './scope-sql.js';
 
@@ -326,6 +326,58 @@ export async function updateInvoice(
     `WITH updated AS (${update}), ${written.ctes}
      SELECT updated.*, ${NOTIFY_IF_JOBS} AS notified FROM updated`,
     [...values, ...written.values],
+  );
+  const { notified: _notified, ...invoice } = row!;
+  return invoice;
+}
+
+/**
+ * Issues an invoice whose number is taken by this very statement, with its event: the change and
+ * the event carry `slot` where the number's digits go (in `numero`, `F-<slot>`, and the XML's
+ * `Folio`), which the statement replaces with the digits it takes. The number's row lock, which
+ * every finalization of the organization waits for, is then held for this statement and COMMIT
+ * only. For a document whose stamp does not cover its number (the sandbox's, a commercial
+ * invoice's, which has none); a real stamp seals the number and takes it first (`takeNumber`).
+ */
+export async function issueInvoice(
+  tx: Queryable,
+  scope: Scope,
+  id: string,
+  change: InvoiceChange,
+  slot: string,
+  event?: NewEvent,
+): Promise<InvoiceRow> {
+  const names = CHANGEABLE.filter((name) => name !== 'numero' && Object.hasOwn(change, name));
+  const values: unknown[] = [scope.orgId, scope.mode, id, slot, ...names.map((name) => change[name] ?? null)];
+  const sets = names.map((name, index) =>
+    name === 'cfdi_xml'
+      ? `cfdi_xml = replace($${index + 5}, number.slot, number.digits)`
+      : `${name} = $${index + 5}`,
+  );
+  const eventSql = event
+    ? `, ${eventCtes({ org: '$1', mode: '$2', actor: `$${values.length + 4}` }, [
+        {
+          type: `$${values.length + 1}`,
+          object: `$${values.length + 2}`,
+          objectId: '$3',
+          data: `replace($${values.length + 3}, number.slot, number.digits)`,
+          from: 'number',
+        },
+      ])}`
+    : '';
+  if (event) values.push(event.type, event.object, storedEventData(event.data), event.actor);
+  const [row] = await tx.query<InvoiceRow & { notified: unknown }>(
+    `WITH number AS (
+       INSERT INTO invoice_counters (org_id, mode, kind, last) VALUES ($1, $2, 'F', 1)
+       ON CONFLICT (org_id, mode, kind) DO UPDATE SET last = invoice_counters.last + 1
+       -- Six digits at least, as takeNumber writes them (lpad alone would cut a seventh).
+       RETURNING lpad(last::text, greatest(6, length(last::text)), '0') AS digits, $4::text AS slot
+     ), updated AS (
+       UPDATE invoices SET numero = 'F-' || number.digits, ${[...sets, 'updated_at = now()'].join(', ')}
+       FROM number WHERE invoices.id = $3 RETURNING ${COLUMNS}
+     )${eventSql}
+     SELECT updated.*, ${event ? NOTIFY_IF_JOBS : 'NULL'} AS notified FROM updated`,
+    values,
   );
   const { notified: _notified, ...invoice } = row!;
   return invoice;

@@ -27,6 +27,7 @@ import {
   insertCreditNote,
   insertInvoice,
   insertInvoicePayment,
+  issueInvoice,
   listInvoices,
   type NewInvoice,
   setFiscalOverride,
@@ -406,8 +407,11 @@ async function finalizeInTx(
   const inputs = invoice.tipo === 'cfdi' ? await stampInputs(tx, invoice) : null;
   const tipoCambio = inputs ? cfdiExchangeRate(org, issued) : null;
   // The number is taken in the same transaction as the stamp: a refusal rolls both back, so
-  // numbers are never skipped, and the counter's row lock keeps them in commit order.
-  const numero = await takeNumber(tx, scope, 'F');
+  // numbers are never skipped, and the counter's row lock keeps them in commit order. Where the
+  // stamp does not seal the number (none at all, or the sandbox's), the statement that writes the
+  // invoice takes it, in place of `slot`: the lock then lasts that statement and COMMIT.
+  const slot = !inputs || provider!.numberAfterStamp ? randomBase62(24) : null;
+  const numero = slot ? `F-${slot}` : await takeNumber(tx, scope, 'F');
   const stamped = inputs
     ? await stamp(provider!, {
         ...inputs,
@@ -433,7 +437,10 @@ async function finalizeInTx(
   };
   // Every finalization of the organization waits for the number's row lock until COMMIT: the
   // event goes with the update, one round trip fewer under it. Its data is the invoice as updated.
-  const updated = await updateInvoice(tx, invoice.id, change, finalized?.({ ...invoice, ...change }));
+  const event = finalized?.({ ...invoice, ...change });
+  const updated = slot
+    ? await issueInvoice(tx, scope, invoice.id, change, slot, event)
+    : await updateInvoice(tx, invoice.id, change, event);
   return { invoice: updated, items: inputs?.items };
 }
 

@@ -35,5 +35,13 @@ export type StampResult =
 export interface FiscalProvider {
   /** For logs and the sandbox mark. */
   readonly name: string;
+  /**
+   * Whether its document may take its number after the stamp: a stand-in whose seal does not
+   * cover the number (the sandbox). Its invoices are stamped before their number is taken, and the
+   * statement that takes the number writes it into the XML, so that the number's lock, which every
+   * finalization of the organization waits for, lasts one statement. A real stamp seals the
+   * number: it is taken first, and held through the stamp.
+   */
+  readonly numberAfterStamp?: boolean;
   stamp(request: StampRequest): Promise<StampResult>;
 }

@@ -9,6 +9,8 @@ import type { FiscalProvider, StampRequest, StampResult } from './provider.js';
  */
 export const sandboxProvider: FiscalProvider = {
   name: 'sandbox',
+  // Its seal is a constant: the number can be written into its XML once taken.
+  numberAfterStamp: true,
   async stamp(request: StampRequest): Promise<StampResult> {
     const uuid = randomUUID().toUpperCase();
     const xml = buildCfdi(request, {
