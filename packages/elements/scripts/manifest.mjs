@@ -14,12 +14,30 @@ const tags = (tag) =>
     name: m[1],
     description: m[2].trim(),
   }));
-const attribute = (name, field, type, description) => ({
+const attribute = (name, field, type, description, byDefault) => ({
   name,
   fieldName: field,
   type: { text: type },
   description,
+  ...(byDefault ? { default: byDefault } : {}),
 });
+/** The property an attribute reflects, as a member of the class. */
+const reflected = ({ name, fieldName, type, description, default: byDefault }) => ({
+  kind: 'field',
+  name: fieldName,
+  type,
+  description,
+  attribute: name,
+  ...(byDefault ? { default: byDefault } : {}),
+});
+/** Each event's detail type, as the package exports it. */
+const EVENT_TYPES = {
+  'svc-ready': 'CustomEvent<SvcReadyDetail>',
+  'svc-change': 'CustomEvent<SvcChangeDetail>',
+  'svc-draft-item': 'CustomEvent<SvcDraftItemDetail>',
+  'svc-quote-created': 'CustomEvent<SvcQuoteCreatedDetail>',
+  'svc-error': 'CustomEvent<SvcErrorDetail>',
+};
 const field = (name, type, description, readonly = false) => ({
   kind: 'field',
   name,
@@ -34,12 +52,27 @@ const method = (name, returns, description, parameters) => ({
   ...(parameters ? { parameters } : {}),
   return: { type: { text: returns } },
 });
+/** The attributes, each reflecting a property of the same name in camel case. */
+const ATTRIBUTES = [
+  attribute('publishable-key', 'publishableKey', 'string', 'Publishable key of the merchant (required).'),
+  attribute('api-base', 'apiBase', 'string', 'Base URL of the API; default: origin of the script + /api/v1.'),
+  attribute(
+    'locale',
+    'locale',
+    "'es' | 'en' | 'pt' | 'fr' | 'de'",
+    'Language; default: the merchant’s, then the browser’s.',
+  ),
+  attribute('currency', 'currency', 'string', 'ISO 4217 currency among the merchant’s currencies.'),
+  attribute('theme', 'theme', "'light' | 'dark' | 'auto'", 'Colour theme.', "'light'"),
+];
+// The class as the package publishes it: bundled into dist/index.js (dist/define.js registers it).
+const MODULE = 'dist/index.js';
 const manifest = {
   schemaVersion: '2.0.0',
   modules: [
     {
       kind: 'javascript-module',
-      path: 'src/quote-form/quote-form.component.ts',
+      path: MODULE,
       declarations: [
         {
           kind: 'class',
@@ -51,29 +84,9 @@ const manifest = {
             .replace(/\s*\*\s*/g, ' ')
             .trim(),
           superclass: { name: 'LitElement', package: 'lit' },
-          attributes: [
-            attribute(
-              'publishable-key',
-              'publishableKey',
-              'string',
-              'Publishable key of the merchant (required).',
-            ),
-            attribute(
-              'api-base',
-              'apiBase',
-              'string',
-              'Base URL of the API; default: origin of the script + /api/v1.',
-            ),
-            attribute(
-              'locale',
-              'locale',
-              "'es' | 'en' | 'pt' | 'fr' | 'de'",
-              'Language; default: the merchant’s, then the browser’s.',
-            ),
-            attribute('currency', 'currency', 'string', 'ISO 4217 currency among the merchant’s currencies.'),
-            attribute('theme', 'theme', "'light' | 'dark' | 'auto'", 'Colour theme. @default light'),
-          ],
+          attributes: ATTRIBUTES,
           members: [
+            ...ATTRIBUTES.map(reflected),
             field('cliente', 'QuoteClient', 'Prefills the client fields.'),
             field('items', 'QuoteLine[]', 'Prefills the basket.'),
             field('lines', 'BasketLine[]', 'The lines of the basket as they are now.'),
@@ -99,13 +112,18 @@ const manifest = {
             ),
             method('stopDraft', 'void', 'Stops a running draft; the lines already received stay.'),
           ],
-          events: tags('event'),
+          events: tags('event').map((event) => ({ ...event, type: { text: EVENT_TYPES[event.name] } })),
           cssParts: tags('csspart'),
           cssProperties: tags('cssproperty'),
         },
       ],
       exports: [
-        { kind: 'custom-element-definition', name: 'svc-quote-form', declaration: { name: 'SvcQuoteForm' } },
+        { kind: 'js', name: 'SvcQuoteForm', declaration: { name: 'SvcQuoteForm', module: MODULE } },
+        {
+          kind: 'custom-element-definition',
+          name: 'svc-quote-form',
+          declaration: { name: 'SvcQuoteForm', module: MODULE },
+        },
       ],
     },
   ],
