@@ -469,10 +469,13 @@ export class SvcQuoteForm extends LitElement {
       }
     } catch (error) {
       if (version !== this.#version) return;
-      // Said under the totals, which are no longer awaited (and on the line it names).
-      this.refused = { version, text: this.#refuse(asError(error)) };
+      const failure = asError(error);
+      // Said under the totals, which are no longer awaited (and on the line it names), and told
+      // to the page.
+      this.refused = { version, text: this.#refuse(failure) };
       if (code && code === this.coupon.code)
-        this.coupon = { code, status: 'invalid', reason: this.#describe(asError(error)) };
+        this.coupon = { code, status: 'invalid', reason: this.#describe(failure) };
+      this.#emitError(failure);
     }
   }
 

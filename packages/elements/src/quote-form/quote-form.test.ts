@@ -416,7 +416,13 @@ describe('<svc-quote-form>', () => {
         attrs: { locale: 'de' },
         props: { items: [{ descripcion: 'Großer Posten', cantidad: 999_999_999, precio_unitario: 24_500 }] },
       });
+      const errors: CustomEvent<SvcErrorDetail>[] = [];
+      form.addEventListener('svc-error', (e) => errors.push(e));
       const refusal = await until(() => $(form, '#svc-totals-error')?.textContent, 'the refusal');
+      // The page hears it too, in the form's language.
+      assert.equal(errors.length, 1);
+      assert.equal(errors[0]!.detail.code, 'invalid_request');
+      assert.isNotEmpty(errors[0]!.detail.error);
       assert.equal(refusal, 'Großer Posten: Geben Sie eine ganze Zahl von 1 bis 408.163 ein.');
       assert.equal($(form, '#svc-totals-error')?.getAttribute('role'), 'alert');
       assert.equal($(form, '[part="totals"]')?.getAttribute('aria-busy'), 'false', 'no longer pending');
