@@ -325,7 +325,9 @@ export class SvcQuoteForm extends LitElement {
     const api = new ApiClient(base, this.publishableKey, () => this.activeLocale);
     this.#api = api;
     try {
-      if (!this.publishableKey) throw new SvcApiError('missing_key', 'publishable-key is missing');
+      // A secret key pasted by mistake never leaves the page: only publishable keys (pk_) are sent.
+      if (!this.publishableKey?.startsWith('pk_'))
+        throw new SvcApiError('missing_key', 'publishable-key is missing');
       const request = api.send<ElementsConfig>('/elements/config');
       // A page's first Intl.NumberFormat costs Chromium 25–40 ms (it loads its ICU data): paid
       // while the configuration is on its way, not once it has arrived and the form waits for it.

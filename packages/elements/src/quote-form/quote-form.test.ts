@@ -70,6 +70,16 @@ describe('<svc-quote-form>', () => {
       assert.include(text(form), 'Estudio Nopal');
     });
 
+    it('never sends a secret key pasted as the publishable one, and says the key is not valid', async () => {
+      await requestLog();
+      const form = await mount({
+        attrs: { 'publishable-key': 'sk_test_pegada_por_error', locale: 'en' },
+        wait: 'error',
+      });
+      assert.include(text(form), 'The quote form key is missing or not valid');
+      assert.deepEqual(await requestLog(), [], 'nothing sent');
+    });
+
     it('says the site is not allowed when the key is for another origin', async () => {
       const svc = await testService();
       const form = await mount({ attrs: { 'publishable-key': svc.foreignKey }, wait: 'error' });
