@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgDatabase } from './support/postgres.js';
 import { cli, type ServerProcess, startServerProcess } from './support/processes.js';
 
-/** Deliveries a worker claims per round (the worker's default) and keeps in flight until answered. */
+/**
+ * More deliveries than one worker keeps in flight to one endpoint (4, the worker's default
+ * `perEndpoint`): a burst of twice this many keeps both processes' workers holding deliveries.
+ */
 const WORKER_BATCH = 10;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -85,8 +88,8 @@ describe('webhooks across processes and a kill -9', () => {
     const { id: endpointId } = ((await created.json()) as { data: { id: string } }).data;
     const first = await Promise.all(burst(2 * WORKER_BATCH, 'A'));
     expect(first.every((id) => id !== null)).toBe(true);
-    // Both workers hold deliveries: more than one worker's batch is held, or no new request came
-    // for longer than a worker's 1 s interval while events were waiting for a free worker.
+    // Both workers hold deliveries: more than one worker can hold to this endpoint are held, or no
+    // new request came for longer than a worker's 1 s interval while events waited for a slot.
     while (heldAnswers.length <= WORKER_BATCH && Date.now() - (received.at(-1)?.at ?? Date.now()) < 1500) {
       await sleep(50);
     }
