@@ -116,6 +116,15 @@ describe('public invoice page /i/<token>', () => {
     expect((await t.app.request(`/i/${row!.token}/pdf`)).status).toBe(404);
     expect((await t.app.request('/i/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
     expect((await t.app.request('/i/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/cfdi.xml')).status).toBe(404);
+    // An invoice without a CFDI (a draft's is never shown; here one not stamped in Mexico is
+    // faked by clearing its folio fiscal) answers in the invoice's own language.
+    const english = await openInvoice();
+    await t.db.query(`UPDATE invoices SET folio_fiscal = NULL, language = 'en' WHERE token = $1`, [
+      english.token,
+    ]);
+    const missing = await t.app.request(`/i/${english.token}/cfdi.xml`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<html lang="en">');
     // In the language asked for, on each of the invoice's addresses.
     for (const path of ['', '/pdf', '/cfdi.xml']) {
       const page = await t.app.request(`/i/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA${path}?lang=en`);

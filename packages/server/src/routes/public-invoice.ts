@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { invoiceDocument, invoicePdfView, STATE_LABEL } from '../documents/invoice-document.js';
 import { renderPdf } from '../documents/pdf-document.js';
@@ -43,13 +43,18 @@ export function publicInvoiceRoutes(deps: AppDeps) {
     const m = INVOICE_MESSAGES[lang];
     return html`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${m.notFound}</title><link rel="stylesheet" href="/q/assets/quote.css"></head><body><main><section class="card"><h1>${m.notFound}</h1><p>${m.notFoundText}</p></section></main></body></html>`;
   };
+  /** 404 in the language asked for, else the invoice's when it exists (a file it does not have). */
+  const notFound = (c: Context<AppEnv>, invoice?: InvoiceRow) => {
+    const query = c.req.query('lang');
+    const lang = invoice ? langOf(invoice, query) : (pickLang(query) ?? 'es');
+    return c.html(notFoundPage(lang), 404, PUBLIC_PAGE_HEADERS);
+  };
 
   return (
     new Hono<AppEnv>()
       .get('/i/:token', async (c) => {
         const found = await load(c.req.param('token'));
-        if (!found)
-          return c.html(notFoundPage(pickLang(c.req.query('lang')) ?? 'es'), 404, PUBLIC_PAGE_HEADERS);
+        if (!found) return notFound(c);
         const { invoice, org } = found;
         const doc = invoiceDocument(invoice, found, org, langOf(invoice, c.req.query('lang')));
         const { m } = doc;
@@ -110,8 +115,7 @@ ${doc.sandbox ? html`<p class="terms">${m.sandboxStamp}</p>` : ''}
       })
       .get('/i/:token/pdf', async (c) => {
         const found = await load(c.req.param('token'));
-        if (!found)
-          return c.html(notFoundPage(pickLang(c.req.query('lang')) ?? 'es'), 404, PUBLIC_PAGE_HEADERS);
+        if (!found) return notFound(c);
         const doc = invoiceDocument(
           found.invoice,
           found,
@@ -129,8 +133,7 @@ ${doc.sandbox ? html`<p class="terms">${m.sandboxStamp}</p>` : ''}
         const token = c.req.param('token');
         const invoice = TOKEN_RE.test(token) ? await findInvoiceByToken(deps.db, token) : undefined;
         const xml = invoice?.folio_fiscal ? await findInvoiceXml(deps.db, invoice.id) : null;
-        if (!invoice || !xml)
-          return c.html(notFoundPage(pickLang(c.req.query('lang')) ?? 'es'), 404, PUBLIC_PAGE_HEADERS);
+        if (!invoice || !xml) return notFound(c, invoice);
         return c.body(xml, 200, {
           ...PUBLIC_PAGE_HEADERS,
           'Content-Type': 'application/xml; charset=utf-8',
@@ -143,8 +146,7 @@ ${doc.sandbox ? html`<p class="terms">${m.sandboxStamp}</p>` : ''}
         const numero = /^(NC-\d{6,})\.xml$/.exec(c.req.param('file'))?.[1];
         const invoice = numero && TOKEN_RE.test(token) ? await findInvoiceByToken(deps.db, token) : undefined;
         const note = invoice ? await findCreditNoteXml(deps.db, invoice.id, numero!) : null;
-        if (!note)
-          return c.html(notFoundPage(pickLang(c.req.query('lang')) ?? 'es'), 404, PUBLIC_PAGE_HEADERS);
+        if (!note) return notFound(c, invoice);
         return c.body(note.xml, 200, {
           ...PUBLIC_PAGE_HEADERS,
           'Content-Type': 'application/xml; charset=utf-8',
