@@ -15,6 +15,10 @@ describe('maxChars', () => {
   });
 
   it('keeps maxLength’s type and requirement, which the JSON Schema of the API states', () => {
-    expect(maxChars(200)).toMatchObject({ kind: 'validation', type: 'max_length', requirement: 200 });
+    expect(maxChars(200, 'at most 200')).toMatchObject({
+      kind: 'validation',
+      type: 'max_length',
+      requirement: 200,
+    });
   });
 });

@@ -7,9 +7,10 @@ import * as v from 'valibot';
  */
 export function maxChars<TInput extends string, const TRequirement extends number>(
   requirement: TRequirement,
-  message?: string,
+  // Required: valibot's own message would give the length in UTF-16 units.
+  message: string,
 ) {
-  const action = v.maxLength<TInput, TRequirement, string | undefined>(requirement, message);
+  const action = v.maxLength<TInput, TRequirement, string>(requirement, message);
   return {
     ...action,
     '~run'(dataset: Parameters<(typeof action)['~run']>[0], config: Parameters<(typeof action)['~run']>[1]) {

@@ -434,6 +434,11 @@ describe('POST /elements/preview', () => {
       const error = await expectError(res, 400, 'invalid_request');
       expect(error.error).toBe(`${field}: not allowed with a publishable key`);
     }
+    // null is "none given", which the widget may say.
+    const none = await asWidget('POST', '/api/v1/elements/preview', {
+      items: [{ ...laptop(1), exemption_reason: null }],
+    });
+    expect(none.status).toBe(200);
     await expectError(
       await asWidget('POST', '/api/v1/elements/preview', { ...basket, cliente: { empresa: 'X' } }),
       400,

@@ -38,10 +38,17 @@ const gettingPaidEntries = {
     ),
   ),
   payment_method: v.optional(
-    v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), maxChars(50)),
+    v.pipe(
+      v.string('must be a string'),
+      v.trim(),
+      v.minLength(1, 'must not be empty'),
+      maxChars(50, 'must be at most 50 characters'),
+    ),
   ),
   fecha: v.optional(isoDate),
-  referencia: v.optional(v.pipe(v.string('must be a string'), v.trim(), maxChars(200))),
+  referencia: v.optional(
+    v.pipe(v.string('must be a string'), v.trim(), maxChars(200, 'must be at most 200 characters')),
+  ),
   fecha_promesa: v.optional(isoDate),
 };
 /** Fields of the action `comment` (design.md section 14): a seller's message, maybe about a line. */

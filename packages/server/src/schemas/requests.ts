@@ -132,7 +132,12 @@ export const taskActionSchema = v.strictObject({
 });
 
 const stepText = (max: number) =>
-  v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), maxChars(max));
+  v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    maxChars(max, `must be at most ${max} characters`),
+  );
 const days = v.pipe(
   v.number('must be a number'),
   v.integer('must be a whole number of days'),

@@ -446,7 +446,7 @@ export function refusePublishableFields(body: Omit<QuoteRequest, 'cliente'>): vo
   }
   body.items.forEach((item, index) => {
     for (const field of PUBLISHABLE_FORBIDDEN_LINE) {
-      if (item[field] !== undefined)
+      if (item[field] != null)
         throw invalidRequest(`items[${index}].${field}: not allowed with a publishable key`);
     }
   });

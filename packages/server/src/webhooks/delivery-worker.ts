@@ -307,9 +307,12 @@ export class DeliveryWorker {
     const ended = this.#deps.now();
     const notice = await db.transaction(async (tx): Promise<QueuedEmail | null> => {
       // The endpoint's row is locked first, so its health moves one outcome at a time, and a
-      // disable that committed meanwhile (by another delivery to it) is seen here.
+      // disable that committed meanwhile (by another delivery to it) is seen here. NO KEY: every
+      // statement that queues a delivery to it holds a key share on the row (the jobs' foreign
+      // key) until it commits, an invoice's finalization with its number's lock among them; a
+      // full FOR UPDATE would queue those behind this bookkeeping, and this behind them.
       const [health] = await tx.query<{ status: string; failure_streak: number; warned_at: Date | null }>(
-        'SELECT status, failure_streak, warned_at FROM webhook_endpoints WHERE id = $1 FOR UPDATE',
+        'SELECT status, failure_streak, warned_at FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE',
         [endpoint.id],
       );
       // Deleted meanwhile: its jobs went with it, and there is nothing to record.

@@ -1,7 +1,8 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { insertEvent } from '../repositories/events.js';
 import { createApiKey, revokeApiKey } from '../services/api-keys.js';
 import { expectError } from '../testing/assertions.js';
 import { QUOTE_EVENT_FIELDS } from '../testing/event-fields.js';
@@ -783,5 +784,37 @@ describe('listen sessions', () => {
       403,
       'insufficient_scope',
     );
+  });
+});
+
+describe.runIf(inject('testDb') === 'postgres')('deliveries beside the transactions that queue them', () => {
+  it("records a delivery's outcome while a transaction that queued another event to the endpoint is open", async () => {
+    await t.db.query('DELETE FROM webhook_endpoints WHERE org_id = $1', [t.seed.org.id]);
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['quote.created'] })
+    ).json()) as Json;
+    hook.received.length = 0;
+    await makeQuote();
+    await t.db.transaction(async (tx) => {
+      // Queuing a delivery holds a key share on the endpoint's row (the job's foreign key) until
+      // COMMIT, as an invoice's finalization does with its number's lock. The outcome's lock of
+      // that row must not wait for it: with FOR UPDATE, this transaction waited for the worker,
+      // which waited for this transaction.
+      await insertEvent(tx, {
+        orgId: t.seed.org.id,
+        mode: 'test',
+        type: 'quote.created',
+        object: 'quote',
+        objectId: randomUUID(),
+        data: {},
+        actor: 'system',
+      });
+      const sleep = new Promise<'blocked'>((r) => setTimeout(() => r('blocked'), 5000));
+      // The worker runs outside this transaction, as it does in a server.
+      const tick = t.db.detached(() => worker.tick());
+      expect(await Promise.race([tick, sleep])).not.toBe('blocked');
+    });
+    expect(hook.received.length).toBeGreaterThan(0);
+    await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
   });
 });
