@@ -317,6 +317,12 @@ export class DeliveryWorker {
       );
       // Deleted meanwhile: its jobs went with it, and there is nothing to record.
       if (!health) return null;
+      // A claim whose lease ran out while this attempt was in flight may have been claimed again
+      // (the next attempt): that claim records the job's outcome, and this one is only logged.
+      const [current] = await tx.query(
+        `SELECT 1 FROM webhook_jobs WHERE id = $1 AND state = 'delivering' AND attempts = $2 FOR UPDATE`,
+        [job.id, attempt],
+      );
       const active = health.status === 'active';
       await tx.query(
         `INSERT INTO webhook_attempts (id, job_id, attempt, status_code, ok, duration_ms, response_excerpt, error)
@@ -332,6 +338,7 @@ export class DeliveryWorker {
           result.error,
         ],
       );
+      if (!current) return null;
       if (result.ok) {
         await tx.query(
           `UPDATE webhook_jobs SET state = 'succeeded', attempts = $2, finished_at = now(), lease_until = NULL WHERE id = $1`,

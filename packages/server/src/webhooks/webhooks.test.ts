@@ -631,6 +631,43 @@ describe('deliveries', () => {
     }
   });
 
+  it('logs an attempt whose claim was taken again meanwhile, and leaves the job to the newer claim', async () => {
+    const slow = await hangingReceiver();
+    try {
+      const { data: endpoint } = (await (
+        await createHook({ url: slow.url, eventos: ['ping'] })
+      ).json()) as Json;
+      await t.call('POST', '/api/v1/test_helpers/webhooks', { key: sk, body: { webhook_id: endpoint.id } });
+      const idle = worker.tick();
+      await slow.opened(1);
+      // As another process does once this claim's lease has run out: the next attempt.
+      await t.db.query(`UPDATE webhook_jobs SET attempts = attempts + 1 WHERE endpoint_id = $1`, [
+        endpoint.id,
+      ]);
+      slow.release(500);
+      await idle;
+      const [job] = await t.db.query<{ id: string; state: string; attempts: number }>(
+        'SELECT id, state, attempts FROM webhook_jobs WHERE endpoint_id = $1',
+        [endpoint.id],
+      );
+      // Still the newer claim's: not failed, nor counted against the endpoint, by the older one.
+      expect(job).toMatchObject({ state: 'delivering', attempts: 2 });
+      const logged = await t.db.query<{ attempt: number; ok: boolean }>(
+        'SELECT attempt, ok FROM webhook_attempts WHERE job_id = $1',
+        [job!.id],
+      );
+      expect(logged).toEqual([{ attempt: 1, ok: false }]);
+      const [health] = await t.db.query<{ failure_streak: number }>(
+        'SELECT failure_streak FROM webhook_endpoints WHERE id = $1',
+        [endpoint.id],
+      );
+      expect(health!.failure_streak).toBe(0);
+    } finally {
+      slow.release();
+      await slow.close();
+    }
+  });
+
   it('refuses a test or a manual retry to a disabled endpoint with 409, queuing nothing, until it is reactivated', async () => {
     const { data: endpoint } = (await (
       await createHook({ url: hook.url, eventos: ['ping'] })
