@@ -33,7 +33,7 @@ export {
   quoteRequestSchema,
   SPAIN_EXEMPTION_REASONS,
 } from './schemas/quote-request.js';
-export { maxChars } from './schemas/max-chars.js';
+export { countChars, maxChars } from './schemas/max-chars.js';
 export { type Validation, validate } from './schemas/validate.js';
 export { LANGUAGES, type Language, TERM_CODES, type TermCode, termLabel } from './terms.js';
 export {

@@ -23,8 +23,8 @@ export function maxChars<TInput extends string, const TRequirement extends numbe
   } satisfies typeof action;
 }
 
-/** Characters (code points) in `text`, without building an array of them. */
-function countChars(text: string): number {
+/** Characters (code points) in `text`, as a person counts them, without building an array of them. */
+export function countChars(text: string): number {
   let count = 0;
   for (const _ of text) count++;
   return count;

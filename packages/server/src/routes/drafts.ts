@@ -1,4 +1,4 @@
-import { isCurrencyCode, LANGUAGES } from '@svc/core';
+import { isCurrencyCode, LANGUAGES, maxChars } from '@svc/core';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as v from 'valibot';
@@ -24,19 +24,11 @@ export const draftSchema = v.strictObject({
     v.trim(),
     v.minLength(1, 'must not be empty'),
     // Characters as a person counts them: an emoji is one, not the two UTF-16 units of maxLength.
-    v.check((text) => codePoints(text) <= MAX_PROMPT, `must be at most ${MAX_PROMPT} characters`),
+    maxChars(MAX_PROMPT, `must be at most ${MAX_PROMPT} characters`),
   ),
   locale: v.optional(v.picklist(LANGUAGES, `must be one of ${LANGUAGES.join(', ')}`)),
   currency: v.optional(v.pipe(v.string(), v.check(isCurrencyCode, 'must be an ISO 4217 currency code'))),
 });
-
-/** The length of `text` in Unicode code points (a string counts UTF-16 units). */
-function codePoints(text: string): number {
-  if (text.length <= MAX_PROMPT) return text.length;
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-}
 
 /** The active catalog of the key's mode, priced in `currency`. */
 async function draftingCatalog(

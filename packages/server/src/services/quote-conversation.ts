@@ -1,3 +1,4 @@
+import { countChars } from '@svc/core';
 import type { Queryable } from '../db/database.js';
 import { invalidRequest } from '../errors.js';
 import { insertEvent } from '../repositories/events.js';
@@ -34,7 +35,7 @@ export function cleanMessage(mensaje: unknown, field: 'mensaje' | 'motivo' = 'me
   if (typeof mensaje !== 'string') throw refuse('must be a string');
   const text = mensaje.replace(/\r\n?/g, '\n').trim();
   if (text.length < 1) throw refuse('must not be empty');
-  if ([...text].length > MAX_MESSAGE_LENGTH) throw refuse(`must be at most ${MAX_MESSAGE_LENGTH} characters`);
+  if (countChars(text) > MAX_MESSAGE_LENGTH) throw refuse(`must be at most ${MAX_MESSAGE_LENGTH} characters`);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text))
     throw refuse('must be plain text, without control characters');
