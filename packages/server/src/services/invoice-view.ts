@@ -5,6 +5,7 @@ import type {
   InvoicePaymentRow,
   InvoiceRow,
 } from '../repositories/invoices.js';
+import { lineView } from './line-view.js';
 
 /** The absolute public link of an invoice; a draft has none. */
 export const invoiceLink = (
@@ -61,23 +62,7 @@ export function invoiceDetail(
   return {
     ...invoiceListItem(invoice, publicUrl),
     ...(secret ? { notas: invoice.notas } : {}),
-    items: parts.items.map((item) => ({
-      descripcion: item.descripcion,
-      cantidad: item.cantidad,
-      unidad: item.unidad,
-      precio_unitario: item.precio_unitario,
-      precio_negociado: item.precio_negociado,
-      importe: item.importe,
-      descuento: item.descuento,
-      impuesto: item.impuesto,
-      tax_rate: item.tax_rate,
-      exemption_reason: item.exemption_reason,
-      producto_id: item.producto_id,
-      sku: item.sku,
-      clave_sat: item.clave_sat,
-      clave_unidad_sat: item.clave_unidad_sat,
-      ...(secret ? { costo_unitario: item.costo_unitario } : {}),
-    })),
+    items: parts.items.map((item) => lineView(item, secret)),
     pagos: parts.payments.map(({ id, monto, fecha, metodo, referencia }) => ({
       id,
       monto,

@@ -1,5 +1,6 @@
 import { termLabel } from '@svc/core';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
+import { lineView } from './line-view.js';
 import type { Org } from './orgs.js';
 
 /** The absolute public link of a quote. */
@@ -62,21 +63,7 @@ export function quoteDetail(
     items: items.map((item) => ({
       id: item.id,
       declinada: item.declinada ?? false,
-      descripcion: item.descripcion,
-      cantidad: item.cantidad,
-      unidad: item.unidad,
-      precio_unitario: item.precio_unitario,
-      precio_negociado: item.precio_negociado,
-      importe: item.importe,
-      descuento: item.descuento,
-      impuesto: item.impuesto,
-      tax_rate: item.tax_rate,
-      exemption_reason: item.exemption_reason,
-      producto_id: item.producto_id,
-      sku: item.sku,
-      clave_sat: item.clave_sat,
-      clave_unidad_sat: item.clave_unidad_sat,
-      ...(secret ? { costo_unitario: item.costo_unitario } : {}),
+      ...lineView(item, secret),
     })),
   };
 }
