@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 
 /**
- * The client's IP address: the socket's peer, or the first `X-Forwarded-For` entry when the
- * server runs behind a trusted load balancer (`TRUST_PROXY=1`).
+ * The client's IP address: the socket's peer, or, when the server runs behind a trusted load
+ * balancer (`TRUST_PROXY=1`), the address that balancer appended to `X-Forwarded-For`: the last
+ * entry. The entries before it came from the client, who can write anything there.
  */
 export function clientIp(c: Context, trustProxy: boolean): string {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
@@ -23,7 +24,7 @@ export function clientIpFrom(
   trustProxy: boolean,
 ): string {
   if (trustProxy) {
-    const forwarded = forwardedFor?.split(',')[0]?.trim();
+    const forwarded = forwardedFor?.slice(forwardedFor.lastIndexOf(',') + 1).trim();
     if (forwarded) return normalizeIp(forwarded);
   }
   return normalizeIp(remoteAddress ?? '127.0.0.1');

@@ -152,6 +152,9 @@ describe('authentication', () => {
     expect((await me(key, { 'x-forwarded-for': '203.0.113.7' })).status).toBe(200);
     expect((await me(key, { 'x-forwarded-for': '198.51.100.42' })).status).toBe(200);
     await expectError(await me(key, { 'x-forwarded-for': '203.0.113.8' }), 401, 'invalid_key');
+    // The load balancer appends the address it saw; what comes before is the client's own text.
+    expect((await me(key, { 'x-forwarded-for': '203.0.113.8, 203.0.113.7' })).status).toBe(200);
+    await expectError(await me(key, { 'x-forwarded-for': '203.0.113.7, 203.0.113.8' }), 401, 'invalid_key');
     // Without a proxy header the address is the socket's, which @hono/node-server hands to
     // app.fetch with the Node request: it must reach the app through the configuration fast path.
     const fromSocket = (remoteAddress: string) =>

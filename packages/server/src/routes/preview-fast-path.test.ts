@@ -104,7 +104,7 @@ describe('POST /elements/preview answered before routing', () => {
     const key = await newPublishableKey();
     const server = await serverWithSwitch();
     const ip = '198.51.100.77';
-    const post = () =>
+    const post = (forwardedFor = ip) =>
       fetch(server.url, {
         method: 'POST',
         body: basket(),
@@ -112,7 +112,7 @@ describe('POST /elements/preview answered before routing', () => {
           authorization: `Bearer ${key}`,
           origin: ORIGIN,
           'content-type': 'application/json',
-          'x-forwarded-for': ip,
+          'x-forwarded-for': forwardedFor,
         },
       });
     try {
@@ -128,6 +128,11 @@ describe('POST /elements/preview answered before routing', () => {
       const fast = await comparable(await post());
       expect(full.status).toBe(429);
       expect(full.body.code).toBe('rate_limited');
+      // An address the visitor wrote before the balancer's own entry changes nothing, on both paths.
+      for (const fastPath of [true, false]) {
+        server.setFast(fastPath);
+        expect((await post(`203.0.113.99, ${ip}`)).status).toBe(429);
+      }
       expect(full.headers['retry-after']).toMatch(/^\d+$/);
       expect(full.headers['access-control-allow-origin']).toBe(ORIGIN);
       // The two answers may fall on either side of a second: the wait they give may differ by 1.
