@@ -244,6 +244,50 @@ describe('POST /cotizaciones', () => {
     expect(((await sent.json()) as Json).data.status).toBe('sent');
   });
 
+  it('refuses a resend whose new lines would put its discount above the threshold unapproved', async () => {
+    const line = (cantidad: number, precio_unitario: number) => ({
+      descripcion: 'Servicio',
+      cantidad,
+      precio_unitario,
+    });
+    const act = (id: string, body: Json) => t.call('POST', `/api/v1/cotizaciones/${id}`, { key: sk, body });
+    // 500 off 2,000 is 25 %, under the demo's 30 %: sent without approval.
+    const { body } = await create({
+      items: [line(2, 1000)],
+      cliente,
+      descuento: { tipo: 'monto', valor: 500 },
+    });
+    expect(body.data.needs_approval).toBe(false);
+    expect((await act(body.data.id, { action: 'send' })).status).toBe(200);
+    // The same 500 off new lines of 500 would be 100 %.
+    const refused = await expectError(
+      await act(body.data.id, { action: 'resend', items: [line(1, 500)] }),
+      409,
+      'invalid_state',
+    );
+    expect(refused.error).toMatch(/100 %.*30 %/);
+    const after = (await (
+      await t.call('GET', `/api/v1/cotizaciones/${body.data.id}`, { key: sk })
+    ).json()) as Json;
+    expect(after.data).toMatchObject({ status: 'sent', subtotal: 2000, descuento: 500 });
+    expect(after.data.items).toHaveLength(1);
+    expect(after.data.items[0].cantidad).toBe(2);
+    // Lines that keep it under the threshold are resent as before.
+    expect((await act(body.data.id, { action: 'resend', items: [line(4, 1000)] })).status).toBe(200);
+
+    // A discount approved internally may keep its share on new lines, not grow it.
+    const held = await create({ items: [line(2, 1000)], cliente, descuento: { tipo: 'monto', valor: 800 } });
+    expect(held.body.data.needs_approval).toBe(true);
+    expect((await act(held.body.data.id, { action: 'approve_discount' })).status).toBe(200);
+    expect((await act(held.body.data.id, { action: 'send' })).status).toBe(200);
+    expect((await act(held.body.data.id, { action: 'resend', items: [line(3, 1000)] })).status).toBe(200);
+    await expectError(
+      await act(held.body.data.id, { action: 'resend', items: [line(1, 1000)] }),
+      409,
+      'invalid_state',
+    );
+  });
+
   it('sends on creation with send: true, keeping the e-mail in the outbox in test mode', async () => {
     const { body } = await create({ items: [laptop()], cliente, send: true }, sk, {
       'accept-language': 'pt-BR',

@@ -26,7 +26,7 @@ import { type EmailOutcome, type QueuedEmail, sendQueuedEmail } from './quote-em
 import { invoiceQuote } from './quote-invoicing.js';
 import { sendQuoteInTx } from './quote-sending.js';
 import { quoteEventData } from './quote-view.js';
-import { apiActor } from './quotes.js';
+import { apiActor, approvalNeeded } from './quotes.js';
 
 /** Actions of POST /cotizaciones/{id}. */
 export const QUOTE_ACTIONS = [
@@ -212,6 +212,7 @@ async function reprice(
       defaultTaxRate: org.default_tax_rate,
       discount,
     });
+    checkDiscountStillAllowed(org, quote, totals);
     const client = quote.cliente_id ? await findClientById(tx, scope, quote.cliente_id) : undefined;
     const exemption = derivedExemption(org.country, client?.country_code ?? null);
     await replaceQuoteItems(tx, quote.id, itemRows(lines, totals, exemption));
@@ -226,6 +227,26 @@ async function reprice(
     terminos_codigo: request.terminos ?? quote.terminos_codigo,
     vigencia_dias: request.vigencia_dias ?? quote.vigencia_dias,
   });
+}
+
+/**
+ * A resend's new lines keep the quote's discount: a fixed amount can become a larger share of
+ * smaller lines. Above the organization's threshold, the quote would reach the client with a
+ * discount nobody approved, so the resend is refused (409, nothing changed), unless that share was
+ * approved already: no larger than when its discount was approved internally.
+ */
+function checkDiscountStillAllowed(
+  org: Org,
+  quote: QuoteRow,
+  totals: { subtotal: number; descuento: number },
+): void {
+  if (!approvalNeeded(org, quote.descuento_solicitado, totals.subtotal, totals.descuento)) return;
+  const share = totals.descuento / totals.subtotal;
+  if (quote.approval_status === 'approved' && quote.subtotal > 0 && share <= quote.descuento / quote.subtotal)
+    return;
+  throw invalidState(
+    `With these lines the quote's discount would be ${Math.round(share * 1000) / 10} % of the subtotal, above the ${org.approval_discount_pct} % allowed without internal approval. Nothing was changed; make a new quote for these lines.`,
+  );
 }
 
 /** DELETE /cotizaciones/{id}: only a draft that was never sent; its coupon use is given back. */

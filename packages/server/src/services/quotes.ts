@@ -453,7 +453,7 @@ export function refusePublishableFields(body: Omit<QuoteRequest, 'cliente'>): vo
 }
 
 /** The reason a quote waits for internal approval, or null: a discount above the threshold. */
-function approvalNeeded(
+export function approvalNeeded(
   org: Org,
   discount: Discount | null,
   subtotal: number,
