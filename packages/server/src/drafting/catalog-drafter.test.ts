@@ -26,6 +26,19 @@ describe('catalog drafter', () => {
     expect(lines('media docena de monitores')).toEqual(['MON-27×6']);
     expect(lines('un par de monitores')).toEqual(['MON-27×2']);
     expect(lines('mil tarjetas')).toEqual(['TARJ-100×10']);
+    // Millions scale everything before them ("tres mil millones"), in five languages.
+    expect(lines('un millón de mouse')).toEqual(['MOUSE-ERG×1000000']);
+    expect(lines('one million mice')).toEqual(['MOUSE-ERG×1000000']);
+    expect(lines('um milhão de mouses')).toEqual(['MOUSE-ERG×1000000']);
+    expect(lines('un million de souris')).toEqual(['MOUSE-ERG×1000000']);
+    expect(lines('eine Million Mäuse')).toEqual(['MOUSE-ERG×1000000']);
+    expect(lines('medio millón de mouse')).toEqual(['MOUSE-ERG×500000']);
+    // Over the drafter's 1,000,000: said, not drafted as 2 or 3,000.
+    for (const text of ['dos millones de mouse', 'two million mice', 'tres mil millones de mouse']) {
+      const over = draftRequest(text, catalog);
+      expect(over.items).toEqual([]);
+      expect(over.skipped).toEqual([{ text: expect.stringMatching(/mi/), reason: 'invalid_quantity' }]);
+    }
   });
 
   it('drafts a part of a unit only of a product sold in parts, and says what it left out', () => {

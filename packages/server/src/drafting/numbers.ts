@@ -152,6 +152,8 @@ const MULTIPLIERS = new Map<string, number>(
 );
 /** "dos mil", "two thousand", "deux mille": closes the thousands of the number. */
 const THOUSANDS = new Set(['mil', 'thousand', 'mille', 'tausend', 'miles', 'thousands', 'milhares']);
+/** "dos millones", "two million", "drei Millionen": multiplies everything read before it. */
+const MILLIONS = new Set(['millon', 'millones', 'million', 'millions', 'milhao', 'milhoes', 'millionen']);
 /** "one hundred", "deux cents": multiplies the part of the number below a thousand. */
 const HUNDREDS = new Set(['hundred', 'hundreds', 'hundert', 'cent', 'cents', 'cien']);
 
@@ -190,6 +192,7 @@ export function isNumberWord(token: string): boolean {
     unitValue(token) !== undefined ||
     MULTIPLIERS.has(token) ||
     THOUSANDS.has(token) ||
+    MILLIONS.has(token) ||
     HUNDREDS.has(token) ||
     HALF.has(token)
   );
@@ -220,6 +223,13 @@ export function readQuantity(tokens: string[], start: number): { value: number; 
     if (digits !== undefined) {
       if (seen) break;
       current = digits;
+      seen = true;
+      continue;
+    }
+    // "tres mil millones": the thousands read so far are millions too.
+    if (MILLIONS.has(token)) {
+      total = (total + (current ?? 1)) * 1_000_000;
+      current = undefined;
       seen = true;
       continue;
     }
