@@ -196,6 +196,34 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
       stderr: expect.stringContaining('--permission: only restricted keys take permissions'),
     });
   });
+
+  it('keys create refuses an --ip that is not an address or a CIDR range, printing no key', async () => {
+    const org = JSON.parse(
+      (await cli(['orgs', 'create', '--name', 'Red Cerrada', '--plan', 'developer', '--json'], env)).stdout,
+    );
+    const create = (ip: string) =>
+      cli(
+        [
+          ...['keys', 'create', '--org', org.id, '--kind', 'secret', '--mode', 'test', '--scope', 'write'],
+          ...['--ip', '203.0.113.7', '--ip', ip, '--json'],
+        ],
+        env,
+      );
+    for (const [ip, problem] of [
+      ['10.0.0.0/33', 'has a prefix length that is not a whole number from 0 to 32 (IPv4)'],
+      ['10.0.0.0/abc', 'has a prefix length that is not a whole number from 0 to 32 (IPv4)'],
+      ['2001:db8::/200', 'has a prefix length that is not a whole number from 0 to 128 (IPv6)'],
+      ['bogus', 'is not an IP address or CIDR range'],
+    ]) {
+      await expect(create(ip!), ip).rejects.toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringContaining(`--ip: "${ip}" ${problem}`),
+      });
+    }
+    const created = JSON.parse((await create('198.51.100.0/24')).stdout);
+    expect(created.allowed_ips).toEqual(['203.0.113.7', '198.51.100.0/24']);
+  });
 });
 
 describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {

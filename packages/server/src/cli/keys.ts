@@ -9,6 +9,7 @@ import {
   type KeyMode,
   type KeyScope,
   MAX_ROTATION_GRACE_HOURS,
+  normalizeIpEntry,
   revokeApiKey,
   rotateApiKey,
 } from '../services/api-keys.js';
@@ -53,6 +54,8 @@ export async function keysCommand(argv: string[]): Promise<number> {
   if (!KINDS.includes(values.kind ?? '')) throw new Error(`--kind must be one of ${KINDS.join(', ')}`);
   if (!MODES.includes(values.mode ?? '')) throw new Error(`--mode must be one of ${MODES.join(', ')}`);
   if (!SCOPES.includes(values.scope ?? '')) throw new Error(`--scope must be one of ${SCOPES.join(', ')}`);
+  // Checked before the database is opened, and named as given.
+  const ips = values.ip.map((ip) => normalizeIpEntry(ip, '--ip'));
   const expiresAt = values.expires ? new Date(values.expires) : null;
   if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error('--expires must be an ISO 8601 date');
   let permissions: Record<string, KeyScope> | null = null;
@@ -79,7 +82,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
         mode: values.mode as KeyMode,
         scope: values.scope as KeyScope,
         origins: values.origin,
-        ips: values.ip,
+        ips,
         expiresAt,
         permissions,
       }),

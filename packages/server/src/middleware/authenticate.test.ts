@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION } from '../config.js';
-import { createApiKey, revokeApiKey, rotateApiKey } from '../services/api-keys.js';
+import { createApiKey, hashKey, revokeApiKey, rotateApiKey } from '../services/api-keys.js';
 import { createOrg } from '../services/orgs.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
+import { ipAllowed } from './authenticate.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -181,6 +182,60 @@ describe('authentication', () => {
     // Each tool's operation sees the address the interface was called from, as REST does.
     expect(await listQuotes('203.0.113.7')).not.toHaveProperty('isError');
     expect(await listQuotes('203.0.113.8')).toBe(401);
+  });
+
+  it('refuses an IP entry that is not an address or a CIDR range with 400 invalid_request, storing nothing', async () => {
+    const count = async () => (await t.db.query('SELECT id FROM api_keys')).length;
+    const before = await count();
+    for (const [ips, message] of [
+      [
+        ['10.0.0.0/33'],
+        'ips[0]: "10.0.0.0/33" has a prefix length that is not a whole number from 0 to 32 (IPv4)',
+      ],
+      [['203.0.113.7', '10.0.0.0/abc'], 'ips[1]: "10.0.0.0/abc" has a prefix length that is not'],
+      [
+        ['2001:db8::/129'],
+        'ips[0]: "2001:db8::/129" has a prefix length that is not a whole number from 0 to 128 (IPv6)',
+      ],
+      [['not-an-ip'], 'ips[0]: "not-an-ip" is not an IP address or CIDR range'],
+      [['10.0.0.0/8/8'], 'ips[0]: "10.0.0.0/8/8" is not an IP address or CIDR range'],
+      [['10.0.0.0/'], 'ips[0]: "10.0.0.0/" has a prefix length that is not'],
+      [[''], 'ips[0]: "" is not an IP address or CIDR range'],
+    ] as const) {
+      const refused = readKeyFrom([...ips]);
+      await expect(refused, ips.join(' ')).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
+      await expect(refused, ips.join(' ')).rejects.toThrow(message);
+    }
+    expect(await count()).toBe(before);
+    // Every form the allowlist takes, stored trimmed.
+    const { record } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'secret',
+      mode: 'test',
+      scope: 'read',
+      ips: [' 203.0.113.7 ', '10.0.0.0/8', '0.0.0.0/0', '2001:db8::1', '2001:db8::/32', '::/0'],
+    });
+    expect(record.allowed_ips).toEqual([
+      '203.0.113.7',
+      '10.0.0.0/8',
+      '0.0.0.0/0',
+      '2001:db8::1',
+      '2001:db8::/32',
+      '::/0',
+    ]);
+  });
+
+  it('answers 401, never 500, for a key whose stored allowlist holds entries that are not addresses', async () => {
+    const key = await readKeyFrom(['203.0.113.7']);
+    // Rows stored before entries were checked: a malformed entry matches nothing.
+    await t.db.query(`UPDATE api_keys SET allowed_ips = $2 WHERE secret_hash = $1`, [
+      hashKey(key),
+      ['10.0.0.0/33', '10.0.0.0/abc', 'not-an-ip', '203.0.113.0/24'],
+    ]);
+    await expectError(await me(key, { 'x-forwarded-for': '10.0.0.1' }), 401, 'invalid_key');
+    expect((await me(key, { 'x-forwarded-for': '203.0.113.9' })).status).toBe(200);
+    expect(ipAllowed('10.0.0.1', ['10.0.0.0/33', '10.0.0.0/abc', '::/200', 'x', '10.0.0.0/8/8'])).toBe(false);
+    expect(ipAllowed('10.0.0.1', ['10.0.0.0/33', '10.0.0.0/8'])).toBe(true);
   });
 
   it('pins a new key to the current API version and answers with the version the key stores', async () => {

@@ -2,7 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import type { Context } from 'hono';
 import { ApiError } from '../errors.js';
 import { clientIp } from '../http/client-ip.js';
-import { KEY_PATTERN } from '../services/api-keys.js';
+import { KEY_PATTERN, parseIpEntry } from '../services/api-keys.js';
 import type { KeyWithOrg } from '../services/key-store.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
@@ -47,17 +47,19 @@ export function bearerKey(c: Context<AppEnv>): string {
   return match[1]!;
 }
 
-/** True when `ip` is one of `allowlist` (addresses or CIDR ranges, IPv4 or IPv6). */
+/**
+ * True when `ip` is one of `allowlist` (addresses or CIDR ranges, IPv4 or IPv6). An entry that is
+ * neither (a row stored before entries were checked) matches nothing.
+ */
 export function ipAllowed(ip: string, allowlist: readonly string[]): boolean {
-  const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-  if (!isIP(ip)) return false;
+  const version = isIP(ip);
+  if (!version) return false;
   const list = new BlockList();
   for (const entry of allowlist) {
-    const [address, bits] = entry.split('/');
-    const entryFamily = isIP(address ?? '') === 6 ? 'ipv6' : 'ipv4';
-    if (!isIP(address ?? '')) continue;
-    if (bits === undefined) list.addAddress(address!, entryFamily);
-    else list.addSubnet(address!, Number(bits), entryFamily);
+    const parsed = typeof entry === 'string' ? parseIpEntry(entry) : null;
+    if (!parsed || 'problem' in parsed) continue;
+    if (parsed.bits === undefined) list.addAddress(parsed.address, parsed.family);
+    else list.addSubnet(parsed.address, parsed.bits, parsed.family);
   }
-  return list.check(ip, family);
+  return list.check(ip, version === 6 ? 'ipv6' : 'ipv4');
 }

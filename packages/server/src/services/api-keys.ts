@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { API_VERSION } from '../config.js';
 import type { Database, Queryable } from '../db/database.js';
 import { ApiError, invalidRequest } from '../errors.js';
@@ -35,7 +36,10 @@ export interface NewKey {
   scope: KeyScope;
   /** Publishable keys: allowed origins (`https://shop.example`, `https://*.shop.example`). */
   origins?: string[];
-  /** Secret keys: the only client IPs it works from; empty means any. */
+  /**
+   * The only client IPs the key works from (addresses or CIDR ranges, checked here; any kind of
+   * key); empty means any.
+   */
   ips?: string[];
   expiresAt?: Date | null;
   /** Restricted keys: resource name to access level. */
@@ -69,6 +73,41 @@ export function normalizeOrigin(origin: string): string {
   );
 }
 
+/** One entry of a key's IP allowlist: an address, or a range of `bits` leading bits. */
+export interface IpEntry {
+  address: string;
+  bits: number | undefined;
+  family: 'ipv4' | 'ipv6';
+}
+
+/**
+ * An allowlist entry read: an IPv4 or IPv6 address (`203.0.113.7`, `2001:db8::1`) or a CIDR range
+ * whose prefix length is a whole number the family has (0–32, 0–128). Anything else gives the
+ * reason it is not one.
+ */
+export function parseIpEntry(entry: string): IpEntry | { problem: string } {
+  const parts = entry.trim().split('/');
+  const version = isIP(parts[0] ?? '');
+  if (parts.length > 2 || version === 0) {
+    return { problem: 'is not an IP address or CIDR range (like 203.0.113.7 or 10.0.0.0/8)' };
+  }
+  const family = version === 6 ? 'ipv6' : 'ipv4';
+  if (parts.length === 1) return { address: parts[0]!, bits: undefined, family };
+  const max = version === 6 ? 128 : 32;
+  const bits = /^\d{1,3}$/.test(parts[1]!) ? Number(parts[1]) : Number.NaN;
+  if (!(bits <= max)) {
+    return { problem: `has a prefix length that is not a whole number from 0 to ${max} (IPv${version})` };
+  }
+  return { address: parts[0]!, bits, family };
+}
+
+/** Checks an allowlist entry; returns it trimmed, or throws `invalid_request` naming `field`. */
+export function normalizeIpEntry(entry: string, field: string): string {
+  const parsed = parseIpEntry(entry);
+  if ('problem' in parsed) throw invalidRequest(`${field}: "${entry}" ${parsed.problem}`);
+  return entry.trim();
+}
+
 /**
  * Creates a key and returns it in clear, once. Enforces the plan's number of keys
  * (402 `plan_limit_reached`) unless `enforceLimit` is false (the demo seed).
@@ -79,6 +118,7 @@ export async function createApiKey(
   options: { enforceLimit?: boolean } = {},
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   const origins = (input.origins ?? []).map(normalizeOrigin);
+  const ips = (input.ips ?? []).map((ip, i) => normalizeIpEntry(ip, `ips[${i}]`));
   if (input.kind !== 'publishable' && origins.length > 0)
     throw invalidRequest('origins apply to publishable keys only');
   if (input.kind === 'publishable' && input.scope !== 'write') {
@@ -101,7 +141,7 @@ export async function createApiKey(
         throw planLimitError('api_keys', org.plan, limit);
       }
     }
-    return insertKey(tx, { ...input, origins }, API_VERSION);
+    return insertKey(tx, { ...input, origins, ips }, API_VERSION);
   });
 }
 
