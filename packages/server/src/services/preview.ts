@@ -40,7 +40,7 @@ export async function previewQuote(
   catalog?: PreviewCatalog,
 ): Promise<Preview> {
   const { key, org } = auth;
-  if (key.kind === 'publishable') refusePublishableFields(body);
+  if (key.kind === 'publishable') refusePublishableFields(body, org);
   const scope = { orgId: org.id, mode: key.mode };
   const currency = body.base_currency ?? org.currency;
   if (!org.currencies.includes(currency)) {

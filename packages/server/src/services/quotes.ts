@@ -90,7 +90,7 @@ export async function createQuote(
   const scope = { orgId: org.id, mode: key.mode };
   const publishable = key.kind === 'publishable';
   if (publishable) {
-    refusePublishableFields(body);
+    refusePublishableFields(body, org);
     if (body.cliente === undefined) throw invalidRequest('cliente: required with a publishable key');
   }
   if (body.send && key.kind !== 'secret') throw invalidRequest('send: only secret keys can send quotes');
@@ -434,11 +434,16 @@ function pricedOrUndefined(inputs: QuoteInputs, context: PricingContext): Priced
 
 /**
  * 400 naming the first field a publishable key may not send on quote creation, or on its preview
- * (which has no `cliente`): both price a basket the same way.
+ * (which has no `cliente`): both price a basket the same way. A coupon is refused too when the
+ * business turned the widget's coupons off (`features.coupons: false`), before it is looked up:
+ * nothing is written and no use is counted.
  */
-export function refusePublishableFields(body: Omit<QuoteRequest, 'cliente'>): void {
+export function refusePublishableFields(body: Omit<QuoteRequest, 'cliente'>, org: Org): void {
   for (const field of PUBLISHABLE_FORBIDDEN) {
     if (body[field] !== undefined) throw invalidRequest(`${field}: not allowed with a publishable key`);
+  }
+  if (body.cupon !== undefined && org.widget.coupons === false) {
+    throw invalidRequest('cupon: coupons are not accepted here; this business has turned them off');
   }
   // Catalog prices are before tax: read as tax-included they would be cut by the rate.
   if (body.iva_incluido) {
