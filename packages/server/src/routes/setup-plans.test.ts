@@ -99,6 +99,25 @@ describe('POST /setup/plans', () => {
     ],
     [{ cupones: [{ code: 'A1', tipo: 'monto', valor: 100 }] }, 'moneda'],
     [{ cupones: [{ code: 'A1', tipo: 'porcentaje', valor: 150 }] }, 'valor'],
+    // An amount with more decimals than its currency has would be rounded when applied.
+    [
+      { cupones: [{ code: 'MXN1', tipo: 'monto', valor: 0.015, moneda: 'MXN' }] },
+      'cupones[0].valor: at most 2 decimals in MXN',
+    ],
+    [
+      {
+        cupones: [
+          { code: 'MEDIO', tipo: 'porcentaje', valor: 12.5 },
+          { code: 'USD1', tipo: 'monto', valor: 10.001, moneda: 'USD' },
+        ],
+      },
+      'cupones[1].valor: at most 2 decimals in USD',
+    ],
+    // An update of a coupon that exists is held to it too.
+    [
+      { cupones: [{ code: 'promo500', tipo: 'monto', valor: 499.995, moneda: 'MXN' }] },
+      'cupones[0].valor: at most 2 decimals in MXN',
+    ],
     [{ workflows: [{ nombre: 'x', objeto: 'factura', pasos: [{ tipo: 'resend' }] }] }, 'pasos'],
     [
       { workflows: [{ nombre: 'seguimiento', objeto: 'cotizacion', pasos: [{ tipo: 'resend' }] }] },

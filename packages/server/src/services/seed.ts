@@ -4,6 +4,7 @@ import { upsertWorkflow } from '../repositories/workflows.js';
 import { createApiKey, type KeyMode, normalizeOrigin } from './api-keys.js';
 import { DEMO_WORKFLOWS } from './demo-workflows.js';
 import { createOrg, findOrg, type Org } from './orgs.js';
+import { exactMinor } from './payments.js';
 
 /** The demo catalog file (`demo/catalog.json`, a copy of the shared fixture). */
 export interface DemoCatalog {
@@ -131,7 +132,25 @@ export async function seedDemo(
   };
 }
 
+/**
+ * The catalog's amounts, checked before anything is written, as the API and setup plans check
+ * them: a product's price and an amount coupon's value have no more decimals than their currency
+ * (a coupon without one applies in each of the organization's), else an error naming the field.
+ */
+function checkCatalogAmounts(catalog: DemoCatalog): void {
+  const { currency, currencies } = catalog.org;
+  catalog.products.forEach((p, i) => {
+    exactMinor(p.precio_lista, currency, `products[${i}].precio_lista`);
+  });
+  catalog.coupons.forEach((c, i) => {
+    if (c.tipo !== 'monto') return;
+    for (const moneda of c.moneda ? [c.moneda] : currencies)
+      exactMinor(c.valor, moneda, `coupons[${i}].valor`);
+  });
+}
+
 async function createDemoOrg(db: Database, catalog: DemoCatalog): Promise<Org> {
+  checkCatalogAmounts(catalog);
   return db.transaction(async (tx) => {
     const o = catalog.org;
     const org = await createOrg(tx, {

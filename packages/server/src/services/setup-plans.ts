@@ -181,6 +181,9 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
         `cupones[${i}].moneda: ${c.moneda} is not a currency of this business (${org.currencies.join(', ')})`,
       );
     }
+    // An amount is money in its currency (required for one): refused, as a price is, rather than
+    // rounded when applied.
+    if (c.tipo === 'monto' && c.moneda) exactMinor(c.valor, c.moneda, `cupones[${i}].valor`);
   });
   if (plan.elements?.origins) {
     plan.elements.origins = plan.elements.origins.map((origin, i) => {
