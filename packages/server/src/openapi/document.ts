@@ -1,25 +1,121 @@
-import { toJsonSchema } from '@valibot/to-json-schema';
+import { docUrl, type ErrorCode } from '@svc/core';
+import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import * as v from 'valibot';
 import { API_VERSION } from '../config.js';
+import { ERROR_DOCS } from './error-catalog.js';
 import { exampleOf } from './examples.js';
 import { OPERATIONS, type Operation } from './operations.js';
+import { RESPONSE_SCHEMAS } from './responses.js';
 
-const errorResponse = (description: string) => {
-  const code = description.split(/[ ,]/)[0]!;
+/** Response schemas refer to each other, and operations to them, in `components.schemas`. */
+const SCHEMA_CONFIG: ConversionConfig = {
+  errorMode: 'ignore',
+  definitions: RESPONSE_SCHEMAS,
+  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+};
+
+/** The JSON Schema of a valibot schema, its references into `components.schemas`. */
+function responseSchema(schema: v.GenericSchema): Record<string, unknown> {
+  const {
+    $schema: _dialect,
+    $defs: _defs,
+    ...json
+  } = toJsonSchema(schema, SCHEMA_CONFIG) as Record<string, unknown>;
+  return json;
+}
+
+/** The codes every operation may answer: bad input, no or a bad key, a key that may not, limits. */
+const EVERY_OPERATION: ErrorCode[] = [
+  'invalid_request',
+  'missing_key',
+  'invalid_key',
+  'insufficient_scope',
+  'rate_limited',
+  'api_quota_exceeded',
+  'service_unavailable',
+];
+/** What a write adds: a body to read and, unless it streams, the `Idempotency-Key` rules. */
+const EVERY_WRITE: ErrorCode[] = ['invalid_json', 'payload_too_large'];
+const IDEMPOTENT_WRITE: ErrorCode[] = [
+  'invalid_idempotency_key',
+  'idempotency_in_progress',
+  'idempotency_key_reused',
+  'idempotency_unavailable',
+];
+
+/** The error codes `op` may answer, in the order of {@link ERROR_DOCS}. */
+export function errorCodesOf(op: Operation): ErrorCode[] {
+  const codes = new Set<ErrorCode>(EVERY_OPERATION);
+  if (op.testOnly) codes.delete('api_quota_exceeded'); // test keys do not use the quota
+  if (op.method !== 'get') for (const code of EVERY_WRITE) codes.add(code);
+  if (op.method !== 'get' && !op.stream) for (const code of IDEMPOTENT_WRITE) codes.add(code);
+  if (op.path.includes('{')) codes.add('not_found');
+  if (op.publishable) codes.add('origin_not_allowed');
+  for (const code of op.failures ?? []) codes.add(code);
+  return (Object.keys(ERROR_DOCS) as ErrorCode[]).filter((code) => codes.has(code));
+}
+
+const RETRY_AFTER = {
+  description: 'Seconds to wait before retrying',
+  schema: { type: 'integer', minimum: 0 },
+};
+
+/** The error responses of an operation, one per status, each naming its codes. */
+function errorResponses(op: Operation): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(op)) {
+    const status = ERROR_DOCS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const retry = codes.some((code) => ['rate_limited', 'api_quota_exceeded'].includes(code))
+      ? { headers: { 'Retry-After': { ...RETRY_AFTER, required: true } } }
+      : status === 409 || status === 503
+        ? { headers: { 'Retry-After': RETRY_AFTER } }
+        : {};
+    responses[String(status)] = {
+      description: codes.map((code) => `\`${code}\``).join(', '),
+      ...retry,
+      content: {
+        'application/json': {
+          schema: { $ref: `#/components/schemas/${status === 402 ? 'PlanLimitError' : 'Error'}` },
+          example: {
+            error: 'A message that says what is wrong and, where it helps, what to do.',
+            code: codes[0],
+            ...(status === 402 ? { resource: 'clients', limit: 50, plan: 'free' } : {}),
+            request_id: 'req_8ac8a09d0d105bcadc3235b5',
+            doc_url: docUrl(codes[0]!),
+          },
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+/** The success answer: `{ data }`, or `{ data, meta }` for a list that pages; or a stream. */
+function successResponse(op: Operation) {
+  if (op.stream) {
+    return {
+      description:
+        'Server-sent events: `item` (one per drafted line), `done` (`{ count, skipped: [{ text, reason }], notes? }`), `error`',
+      content: { 'text/event-stream': { schema: { type: 'string' } } },
+    };
+  }
+  const entries: v.ObjectEntries = { data: op.data ?? v.unknown() };
+  if (op.meta) entries.meta = op.meta;
+  const envelope = v.strictObject(entries);
   return {
-    description,
+    description: op.meta ? 'Success: `{ data, meta }`' : 'Success: `{ data }`',
     content: {
       'application/json': {
-        schema: { $ref: '#/components/schemas/Error' },
-        example: {
-          error: 'A message that says what is wrong and, where it helps, what to do.',
-          code,
-          request_id: 'req_8ac8a09d0d105bcadc3235b5',
-          doc_url: `https://docs.svc.dev/errors#${code}`,
-        },
+        schema: responseSchema(envelope),
+        ...(op.response ? { example: op.response } : {}),
       },
     },
   };
-};
+}
 
 function operationObject(op: Operation) {
   const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
@@ -89,37 +185,7 @@ function operationObject(op: Operation) {
           },
         }
       : {}),
-    responses: {
-      '200': op.stream
-        ? {
-            description:
-              'Server-sent events: `item` (one per drafted line), `done` (`{ count, skipped: [{ text, reason }], notes? }`), `error`',
-            content: { 'text/event-stream': { schema: { type: 'string' } } },
-          }
-        : {
-            description: 'Success: `{ data }`, or `{ data, meta }` for lists',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['data'],
-                  properties: { data: {}, meta: { type: 'object' } },
-                },
-                example: op.response ?? { data: {} },
-              },
-            },
-          },
-      '400': errorResponse(
-        'invalid_request, invalid_json, invalid_idempotency_key, invalid_url, invalid_client',
-      ),
-      '401': errorResponse('missing_key, invalid_key'),
-      '403': errorResponse('insufficient_scope, origin_not_allowed, integration_limit_reached'),
-      '404': errorResponse('not_found'),
-      '409': errorResponse('invalid_state, idempotency_in_progress'),
-      '422': errorResponse('idempotency_key_reused'),
-      '429': errorResponse('rate_limited, api_quota_exceeded (see Retry-After)'),
-      '503': errorResponse('idempotency_unavailable, fx_unavailable, service_unavailable'),
-    },
+    responses: { '200': successResponse(op), ...errorResponses(op) },
   };
 }
 
@@ -149,19 +215,7 @@ export function openApiDocument(): Record<string, unknown> {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'sk_test_…, sk_live_…, pk_…, rk_… keys' },
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['error', 'code'],
-          properties: {
-            error: { type: 'string' },
-            code: { type: 'string' },
-            request_id: { type: 'string' },
-            doc_url: { type: 'string' },
-          },
-          additionalProperties: true,
-        },
-      },
+      schemas: toJsonSchemaDefs(RESPONSE_SCHEMAS, SCHEMA_CONFIG),
     },
     paths,
   };

@@ -1,5 +1,5 @@
-import { previewRequestSchema, quoteRequestSchema } from '@svc/core';
-import type * as v from 'valibot';
+import { type ErrorCode, previewRequestSchema, quoteRequestSchema } from '@svc/core';
+import * as v from 'valibot';
 import { INVOICE_STATES } from '../repositories/invoices.js';
 import { clientCreateSchema } from '../routes/directory.js';
 import { draftSchema } from '../routes/drafts.js';
@@ -26,6 +26,41 @@ import {
   workflowInvokeSchema,
 } from '../schemas/requests.js';
 import { setupPlanSchema } from '../schemas/setup-plans.js';
+import {
+  Client,
+  Collections,
+  CollectionsMeta,
+  CursorMeta,
+  Deleted,
+  Drafts,
+  ElementsConfig,
+  Email,
+  Event,
+  EventDelivery,
+  FiscalOverride,
+  Invoice,
+  InvoiceDetail,
+  ListenMeta,
+  ListenSession,
+  Me,
+  PageMeta,
+  Preview,
+  Product,
+  QuoteCreated,
+  QuoteDetail,
+  QuoteListItem,
+  SetupPlan,
+  Task,
+  TestModeReset,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookReactivated,
+  WebhookRetry,
+  WebhookTestFired,
+  Workflow,
+  WorkflowRun,
+} from './responses.js';
 
 /** A query parameter of an operation. */
 export interface QueryParam {
@@ -55,6 +90,16 @@ export interface Operation {
   example?: unknown;
   query?: QueryParam[];
   stream?: boolean;
+  /** The schema of `data` in a successful answer (see `responses.ts`); none for a stream. */
+  data?: v.GenericSchema;
+  /** The schema of `meta`, for a list that pages. */
+  meta?: v.GenericSchema;
+  /**
+   * The error codes particular to this operation. Those of every operation (400, 401, 403, 429,
+   * 503 `service_unavailable`), of every write (`Idempotency-Key`, 413), of a path naming a record
+   * (404) and of publishable keys (`origin_not_allowed`) are added by the document.
+   */
+  failures?: ErrorCode[];
   /** An example of a successful answer, shown by the reference page. */
   response?: unknown;
 }
@@ -90,6 +135,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Organization, scope and mode of the key',
     tag: 'Account',
     scope: 'read',
+    data: Me,
     response: {
       data: {
         org: { id: '6d1f…', nombre: 'Estudio Nopal', plan: 'developer' },
@@ -104,6 +150,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'List quotes, newest first',
     tag: 'Quotes',
     scope: 'read',
+    data: v.array(QuoteListItem),
+    meta: PageMeta,
     query: [
       limit(200),
       offset,
@@ -124,6 +172,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Create a quote',
     tag: 'Quotes',
     scope: 'write',
+    data: QuoteCreated,
+    failures: ['invalid_client', 'plan_limit_reached', 'fx_unavailable'],
     publishable: true,
     body: quoteRequestSchema,
     response: {
@@ -140,7 +190,14 @@ export const OPERATIONS: Operation[] = [
       },
     },
   },
-  { method: 'get', path: '/cotizaciones/{id}', summary: 'Quote detail', tag: 'Quotes', scope: 'read' },
+  {
+    method: 'get',
+    path: '/cotizaciones/{id}',
+    summary: 'Quote detail',
+    tag: 'Quotes',
+    scope: 'read',
+    data: QuoteDetail,
+  },
   {
     method: 'post',
     path: '/cotizaciones/{id}',
@@ -148,6 +205,8 @@ export const OPERATIONS: Operation[] = [
       "Run an action: send, resend, approve, reject, mark_paid, approve_discount, reject_discount, pay (monto, payment_method?, fecha?, referencia?), promise (fecha_promesa, monto), comment (mensaje 1-2000, item_id?: the seller's message in the quote conversation), invoice (approved or paid quote → finalized invoice)",
     tag: 'Quotes',
     scope: 'write',
+    data: QuoteDetail,
+    failures: ['invalid_state', 'fx_unavailable', 'fiscal_unavailable'],
     body: actionSchema,
   },
   {
@@ -156,6 +215,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Delete a draft that was never sent',
     tag: 'Quotes',
     scope: 'write',
+    data: Deleted,
+    failures: ['invalid_state'],
   },
   {
     method: 'post',
@@ -163,6 +224,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Suggest quote lines from plain words (JSON)',
     tag: 'Quotes',
     scope: 'write',
+    data: Drafts,
     body: draftSchema,
   },
   {
@@ -171,6 +233,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Simulate the opening or expiry of a quote, or break its pending promises (test keys)',
     tag: 'Test helpers',
     scope: 'write',
+    data: QuoteDetail,
+    failures: ['invalid_state'],
     testOnly: true,
     body: testHelperSchema,
   },
@@ -180,6 +244,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'List invoices, newest first (cursor pages)',
     tag: 'Invoices',
     scope: 'read',
+    data: v.array(Invoice),
+    meta: CursorMeta,
     query: [
       limit(200),
       cursor,
@@ -193,6 +259,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Create a draft invoice',
     tag: 'Invoices',
     scope: 'write',
+    data: InvoiceDetail,
+    failures: ['invalid_client', 'plan_limit_reached'],
     body: invoiceCreateSchema,
   },
   {
@@ -201,6 +269,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Invoice detail with lines, payments and credit notes',
     tag: 'Invoices',
     scope: 'read',
+    data: InvoiceDetail,
   },
   {
     method: 'post',
@@ -208,6 +277,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Run an action: finalize (stamps MX invoices), send, pay, credit_note, void, mark_uncollectible',
     tag: 'Invoices',
     scope: 'write',
+    data: InvoiceDetail,
+    failures: ['invalid_state', 'fx_unavailable', 'fiscal_unavailable'],
     body: invoiceActionSchema,
   },
   {
@@ -216,6 +287,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Force the result of the next sandbox stamping: stamped, rejected or unavailable (test keys)',
     tag: 'Test helpers',
     scope: 'write',
+    data: FiscalOverride,
     testOnly: true,
     body: fiscalHelperSchema,
   },
@@ -225,6 +297,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Make an open invoice overdue, or record a failed charge (test keys)',
     tag: 'Test helpers',
     scope: 'write',
+    data: InvoiceDetail,
+    failures: ['invalid_state'],
     testOnly: true,
     body: invoiceHelperSchema,
   },
@@ -234,6 +308,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Propose an account configuration; a person approves it at the review URL',
     tag: 'Setup plans',
     scope: 'write',
+    data: SetupPlan,
+    failures: ['plan_limit_reached'],
     secretOnly: true,
     body: setupPlanSchema,
     // A plan proposes at least one change: the schema's empty example would be refused.
@@ -257,6 +333,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Status of a setup plan',
     tag: 'Setup plans',
     scope: 'read',
+    data: SetupPlan,
   },
   {
     method: 'get',
@@ -264,6 +341,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'List clients',
     tag: 'Clients',
     scope: 'read',
+    data: v.array(Client),
+    meta: PageMeta,
     query: [limit(200), offset, cursor],
   },
   {
@@ -272,15 +351,25 @@ export const OPERATIONS: Operation[] = [
     summary: 'Create a client',
     tag: 'Clients',
     scope: 'write',
+    data: Client,
+    failures: ['plan_limit_reached'],
     body: clientCreateSchema,
   },
-  { method: 'get', path: '/clientes/{id}', summary: 'Client detail', tag: 'Clients', scope: 'read' },
+  {
+    method: 'get',
+    path: '/clientes/{id}',
+    summary: 'Client detail',
+    tag: 'Clients',
+    scope: 'read',
+    data: Client,
+  },
   {
     method: 'patch',
     path: '/clientes/{id}',
     summary: 'Update contact data',
     tag: 'Clients',
     scope: 'write',
+    data: Client,
     body: clientPatchSchema,
   },
   {
@@ -289,6 +378,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Delete a client without quotes or invoices',
     tag: 'Clients',
     scope: 'write',
+    data: Deleted,
+    failures: ['invalid_state'],
   },
   {
     method: 'get',
@@ -296,6 +387,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'List products',
     tag: 'Products',
     scope: 'read',
+    data: v.array(Product),
+    meta: PageMeta,
     query: [limit(200), offset, cursor],
   },
   {
@@ -304,15 +397,25 @@ export const OPERATIONS: Operation[] = [
     summary: 'Create a product',
     tag: 'Products',
     scope: 'write',
+    data: Product,
+    failures: ['plan_limit_reached'],
     body: productCreateSchema,
   },
-  { method: 'get', path: '/productos/{id}', summary: 'Product detail', tag: 'Products', scope: 'read' },
+  {
+    method: 'get',
+    path: '/productos/{id}',
+    summary: 'Product detail',
+    tag: 'Products',
+    scope: 'read',
+    data: Product,
+  },
   {
     method: 'patch',
     path: '/productos/{id}',
     summary: 'Change a product (every field but the SKU, and activo)',
     tag: 'Products',
     scope: 'write',
+    data: Product,
     body: productPatchSchema,
   },
   {
@@ -321,6 +424,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Delete a product no quote or invoice line names',
     tag: 'Products',
     scope: 'write',
+    data: Deleted,
+    failures: ['invalid_state'],
   },
   {
     method: 'get',
@@ -328,6 +433,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Event history, newest first',
     tag: 'Events',
     scope: 'read',
+    data: v.array(Event),
+    meta: CursorMeta,
     query: [
       limit(200),
       cursor,
@@ -341,6 +448,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'E-mail outbox: what clients were, or would have been, sent',
     tag: 'Events',
     scope: 'read',
+    data: v.array(Email),
+    meta: PageMeta,
     query: [limit(200), offset],
   },
   {
@@ -349,6 +458,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Webhook endpoints of this key',
     tag: 'Webhooks',
     scope: 'read',
+    data: v.array(WebhookEndpoint),
   },
   {
     method: 'post',
@@ -356,6 +466,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Create a webhook endpoint (secret shown once)',
     tag: 'Webhooks',
     scope: 'write',
+    data: WebhookEndpointWithSecret,
+    failures: ['invalid_url', 'integration_limit_reached'],
     body: webhookCreateSchema,
   },
   {
@@ -364,6 +476,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Delete a webhook endpoint',
     tag: 'Webhooks',
     scope: 'write',
+    data: Deleted,
   },
   {
     method: 'post',
@@ -371,6 +484,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Rotate the signing secret with an overlap',
     tag: 'Webhooks',
     scope: 'write',
+    data: WebhookEndpointWithSecret,
     body: rotateSchema,
   },
   {
@@ -379,6 +493,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Reactivate, optionally replaying the last 24 h',
     tag: 'Webhooks',
     scope: 'write',
+    data: WebhookReactivated,
     body: reactivateSchema,
   },
   {
@@ -387,6 +502,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Delivery log',
     tag: 'Webhooks',
     scope: 'read',
+    data: v.array(WebhookDelivery),
     query: [limit(200)],
   },
   {
@@ -395,6 +511,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Resend the identical payload',
     tag: 'Webhooks',
     scope: 'write',
+    data: WebhookRetry,
+    failures: ['invalid_state'],
   },
   {
     method: 'post',
@@ -402,6 +520,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Fire a ping to an endpoint (test keys)',
     tag: 'Test helpers',
     scope: 'write',
+    data: WebhookTestFired,
+    failures: ['not_found', 'invalid_state'],
     testOnly: true,
     body: webhookTestSchema,
   },
@@ -411,6 +531,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Open a listen session (test keys)',
     tag: 'Test helpers',
     scope: 'write',
+    data: ListenSession,
     testOnly: true,
   },
   {
@@ -419,6 +540,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Collect the events of a listen session',
     tag: 'Test helpers',
     scope: 'read',
+    data: v.array(EventDelivery),
+    meta: ListenMeta,
     testOnly: true,
     query: [cursor, limit(200)],
   },
@@ -428,6 +551,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Close a listen session',
     tag: 'Test helpers',
     scope: 'write',
+    data: ListenSession,
     testOnly: true,
   },
   {
@@ -436,6 +560,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Configuration of the embeddable widget',
     tag: 'Elements',
     scope: 'read',
+    data: ElementsConfig,
     publishable: true,
   },
   {
@@ -454,6 +579,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Exact totals of a draft basket; checks a coupon without using it',
     tag: 'Elements',
     scope: 'write',
+    data: Preview,
+    failures: ['fx_unavailable'],
     publishable: true,
     body: previewRequestSchema,
   },
@@ -463,6 +590,8 @@ export const OPERATIONS: Operation[] = [
     summary: "Wipe the organization's sandbox data (test keys; 409 for live)",
     tag: 'Test helpers',
     scope: 'write',
+    data: TestModeReset,
+    failures: ['invalid_state'],
   },
   // Getting paid (design.md sections 12 and 13).
   {
@@ -472,6 +601,8 @@ export const OPERATIONS: Operation[] = [
       'Accounts receivable as of today: per currency (por_cobrar, vencido, aging buckets) and clients by overdue then balance',
     tag: 'Collections',
     scope: 'read',
+    data: Collections,
+    meta: CollectionsMeta,
     query: [
       limit(200),
       offset,
@@ -485,6 +616,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Create a task (task.created)',
     tag: 'Tasks',
     scope: 'write',
+    data: Task,
     body: taskCreateSchema,
   },
   {
@@ -493,6 +625,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'List tasks, newest first',
     tag: 'Tasks',
     scope: 'read',
+    data: v.array(Task),
+    meta: PageMeta,
     query: [
       limit(200),
       offset,
@@ -502,13 +636,22 @@ export const OPERATIONS: Operation[] = [
       { name: 'factura_id', type: 'string', description: 'tasks of this invoice' },
     ],
   },
-  { method: 'get', path: '/tareas/{id}', summary: 'Task detail', tag: 'Tasks', scope: 'read' },
+  {
+    method: 'get',
+    path: '/tareas/{id}',
+    summary: 'Task detail',
+    tag: 'Tasks',
+    scope: 'read',
+    data: Task,
+  },
   {
     method: 'post',
     path: '/tareas/{id}',
     summary: 'Complete a task (task.completed; a second time 409)',
     tag: 'Tasks',
     scope: 'write',
+    data: Task,
+    failures: ['invalid_state'],
     body: taskActionSchema,
   },
   {
@@ -517,6 +660,8 @@ export const OPERATIONS: Operation[] = [
     summary: "The organization's workflows",
     tag: 'Workflows',
     scope: 'read',
+    data: v.array(Workflow),
+    meta: PageMeta,
     query: [limit(200), offset, cursor],
   },
   {
@@ -525,6 +670,8 @@ export const OPERATIONS: Operation[] = [
     summary: 'Run a workflow on 1–100 quotes or invoices, each in its own transaction; a result per record',
     tag: 'Workflows',
     scope: 'write',
+    data: WorkflowRun,
+    failures: ['invalid_state'],
     body: workflowInvokeSchema,
   },
 ];
