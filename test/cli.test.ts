@@ -197,6 +197,25 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
     });
   });
 
+  it('keys create and seed refuse a wildcard origin over a top-level domain or one that could never match', async () => {
+    const key = [
+      ...['keys', 'create', '--org', '00000000-0000-4000-8000-000000000000'],
+      ...['--kind', 'publishable', '--mode', 'live', '--scope', 'write'],
+    ];
+    for (const [args, origin, why] of [
+      [key, 'https://*.com', 'is refused: a wildcard covers the subdomains of one site'],
+      [key, 'http://*.shop.example', 'is refused: a wildcard origin is https only'],
+      [['seed', '--json'], 'https://*.com', 'is refused: a wildcard covers the subdomains of one site'],
+    ] as const) {
+      const stderr = expect.stringContaining(`origin "${origin}" ${why}`);
+      await expect(cli([...args, '--origin', origin], env), origin).rejects.toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr,
+      });
+    }
+  });
+
   it('keys create refuses an --ip that is not an address or a CIDR range, printing no key', async () => {
     const org = JSON.parse(
       (await cli(['orgs', 'create', '--name', 'Red Cerrada', '--plan', 'developer', '--json'], env)).stdout,

@@ -10,6 +10,7 @@ import {
   type KeyScope,
   MAX_ROTATION_GRACE_HOURS,
   normalizeIpEntry,
+  normalizeOrigin,
   revokeApiKey,
   rotateApiKey,
 } from '../services/api-keys.js';
@@ -55,6 +56,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
   if (!MODES.includes(values.mode ?? '')) throw new Error(`--mode must be one of ${MODES.join(', ')}`);
   if (!SCOPES.includes(values.scope ?? '')) throw new Error(`--scope must be one of ${SCOPES.join(', ')}`);
   // Checked before the database is opened, and named as given.
+  const origins = values.origin.map(normalizeOrigin);
   const ips = values.ip.map((ip) => normalizeIpEntry(ip, '--ip'));
   const expiresAt = values.expires ? new Date(values.expires) : null;
   if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error('--expires must be an ISO 8601 date');
@@ -81,7 +83,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
         kind: values.kind as KeyKind,
         mode: values.mode as KeyMode,
         scope: values.scope as KeyScope,
-        origins: values.origin,
+        origins,
         ips,
         expiresAt,
         permissions,

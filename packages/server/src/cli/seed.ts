@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { normalizeOrigin } from '../services/api-keys.js';
 import { readCatalog, seedDemo } from '../services/seed.js';
 import { withDatabase } from './context.js';
 
@@ -17,6 +18,8 @@ export async function seedCommand(argv: string[]): Promise<number> {
       catalog: { type: 'string' },
     },
   });
+  // A bad --origin is refused before the database is opened (seedDemo checks them again).
+  for (const origin of values.origin) normalizeOrigin(origin);
   const catalog = readCatalog(values.catalog ? resolve(values.catalog) : DEFAULT_CATALOG);
   const result = await withDatabase(async (db, config) => {
     const port = config.port;

@@ -53,7 +53,12 @@ export function originAllowed(origin: string, allowlist: readonly string[], mode
     if (entry === origin) return true;
     if (entry.startsWith('https://*.')) {
       const suffix = entry.slice('https://*'.length); // ".shop.example" (with an optional :port)
+      // A wildcard over one label (https://*.com, refused when stored since) matches nothing.
+      const dot = suffix.indexOf('.', 1);
+      const colon = suffix.indexOf(':');
       if (
+        dot > 1 &&
+        (colon < 0 || dot < colon) &&
         origin.startsWith('https://') &&
         origin.endsWith(suffix) &&
         origin.length > 'https://'.length + suffix.length

@@ -124,6 +124,15 @@ describe('POST /setup/plans', () => {
       'already exists',
     ],
     [{ elements: { origins: ['ftp://shop'] } }, 'elements.origins[0]'],
+    // A wildcard over a whole top-level domain would let every site there use the keys.
+    [
+      { elements: { origins: ['https://shop.example', 'https://*.com'] } },
+      'elements.origins[1]: origin "https://*.com" is refused: a wildcard covers the subdomains of one site',
+    ],
+    [
+      { elements: { origins: ['http://*.shop.example'] } },
+      'elements.origins[0]: origin "http://*.shop.example"',
+    ],
     [{ elements: { color: 'red' } }, 'color'],
     [
       {

@@ -58,19 +58,69 @@ export const displayKey = (key: string): string =>
 /** SHA-256 of the key: keys carry 190 bits of randomness, so a fast hash is enough to store them. */
 export const hashKey = (key: string): string => sha256(key);
 
-/** Normalises an allowed origin; throws `invalid_request` naming it when it is not one. */
+/**
+ * Second-level labels under which anyone may register a name (`com.mx`, `co.uk`, `gob.mx`…): a
+ * wildcard over one of them (`https://*.com.mx`) would cover every business there, so it is refused.
+ */
+const SHARED_SECOND_LEVEL = new Set([
+  ...['ac', 'co', 'com', 'edu', 'gob', 'go', 'gov', 'int', 'ltd', 'mil', 'ne', 'net', 'nic', 'nom'],
+  ...['or', 'org', 'plc', 'sch', 'biz', 'info', 'web'],
+]);
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/**
+ * Normalises an allowed origin: an exact origin (`https://shop.example`, `http://localhost:3000`,
+ * stored as the browser sends it, `https://Shop.Example:443/` being `https://shop.example`) or a
+ * wildcard `https://*.shop.example`, any subdomain of a domain of at least two labels over https
+ * (its default port `:443` dropped, as browsers drop it). Throws `invalid_request` naming it for
+ * anything else: a wildcard over a top-level domain or a shared suffix (`https://*.com`,
+ * `https://*.com.mx`), over http, anywhere but the first label, or any other text with `*`, none of
+ * which could ever match what it seems to say.
+ */
 export function normalizeOrigin(origin: string): string {
-  const wildcard = /^https:\/\/\*\.([a-z0-9-]+(\.[a-z0-9-]+)+)(:\d+)?$/i.exec(origin.trim());
-  if (wildcard) return origin.trim().toLowerCase();
+  const text = origin.trim();
+  const refuse = (why: string) => invalidRequest(`origin "${origin}" ${why}`);
+  if (text.includes('*')) {
+    const wildcard = /^([a-z][a-z0-9+.-]*):\/\/\*\.([^*/?#@]+)$/i.exec(text);
+    if (!wildcard) {
+      throw refuse('is not an origin: a wildcard is only the first label, as in https://*.shop.example');
+    }
+    if (wildcard[1]!.toLowerCase() !== 'https') {
+      throw refuse('is refused: a wildcard origin is https only (https://*.shop.example)');
+    }
+    // The domain and port read as a URL reads them (lower case, punycode, the default port left out).
+    let url: URL | undefined;
+    try {
+      url = new URL(`https://wildcard.${wildcard[2]}`);
+    } catch {}
+    const labels = url?.hostname.split('.').slice(1) ?? [];
+    const tld = labels[labels.length - 1] ?? '';
+    if (
+      url?.pathname !== '/' ||
+      !labels.every((label) => LABEL.test(label)) ||
+      !/^([a-z]{2,63}|xn--[a-z0-9-]+)$/.test(tld)
+    ) {
+      throw refuse('is not an origin like https://*.shop.example');
+    }
+    if (labels.length < 2) {
+      throw refuse(
+        'is refused: a wildcard covers the subdomains of one site, so it takes a domain of at least two labels (https://*.shop.example)',
+      );
+    }
+    if (labels.length === 2 && SHARED_SECOND_LEVEL.has(labels[0]!)) {
+      throw refuse(
+        `is refused: ${labels.join('.')} is a suffix under which anyone registers names; name your own domain (https://*.shop.${labels.join('.')})`,
+      );
+    }
+    return `https://*.${labels.join('.')}${url.port ? `:${url.port}` : ''}`;
+  }
   try {
-    const url = new URL(origin.trim());
+    const url = new URL(text);
     if ((url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search) {
       return url.origin;
     }
   } catch {}
-  throw invalidRequest(
-    `origin "${origin}" is not an origin like https://shop.example or https://*.shop.example`,
-  );
+  throw refuse('is not an origin like https://shop.example or https://*.shop.example');
 }
 
 /** One entry of a key's IP allowlist: an address, or a range of `bits` leading bits. */

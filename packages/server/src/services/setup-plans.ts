@@ -189,10 +189,8 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
     plan.elements.origins = plan.elements.origins.map((origin, i) => {
       try {
         return normalizeOrigin(origin);
-      } catch {
-        throw invalidRequest(
-          `elements.origins[${i}]: must be an origin like https://shop.example or https://*.shop.example`,
-        );
+      } catch (error) {
+        throw invalidRequest(`elements.origins[${i}]: ${(error as Error).message}`);
       }
     });
   }
