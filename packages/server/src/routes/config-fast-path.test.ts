@@ -69,7 +69,7 @@ const listening = async (listener: RequestListener) => {
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 };
-const newPublishableKey = async (extra: { expiresAt?: Date } = {}) =>
+const newPublishableKey = async (extra: { expiresAt?: Date; ips?: string[] } = {}) =>
   createApiKey(t.db, {
     orgId: t.seed.org.id,
     kind: 'publishable',
@@ -272,6 +272,28 @@ describe('GET /elements/config answered from memory', () => {
     expect((await viaApp(key)).status).toBe(200);
     expect(await revokeApiKey(t.db, record.id)).toBe(true);
     await expectError(await viaApp(key), 401, 'invalid_key');
+  });
+
+  it('applies a key’s IP allowlist on every request, as the full pipeline does, though memory holds it all', async () => {
+    const { key } = await newPublishableKey({ ips: ['203.0.113.7'] });
+    const from = (ip: string) => viaApp(key, { 'x-forwarded-for': ip });
+    expect((await from('203.0.113.7')).status).toBe(200);
+    expect((await from('203.0.113.7')).status).toBe(200);
+    // Memory holds the key and its configuration now: still refused from anywhere else.
+    const auth = t.deps.keys.peek(key)!;
+    expect(
+      t.app.configFromMemory({
+        method: 'GET',
+        target: '/api/v1/elements/config',
+        header: (name) => widgetHeaders(key, { 'x-forwarded-for': '198.51.100.1' })[name as 'origin'],
+      }),
+    ).toBeUndefined();
+    expect(auth.key.allowed_ips).toEqual(['203.0.113.7']);
+    for (let i = 0; i < 3; i++) {
+      const body = await expectError(await from('198.51.100.1'), 401, 'invalid_key');
+      expect(body.error).toBe('The API key cannot be used from 198.51.100.1.');
+    }
+    expect((await from('203.0.113.7')).status).toBe(200);
   });
 
   it('stops answering for a key past its expiry, though memory still holds it', async () => {

@@ -26,8 +26,8 @@ export type ConfigFromMemory = (request: ConfigRequest) => ConfigAnswer | undefi
  * valid, allowing the request's origin, and its organization's configuration), the answer is
  * built synchronously, without the middleware chain, and is the one the full pipeline would give.
  * Anything else returns undefined and takes the full pipeline, which answers or refuses as usual:
- * an uncached or unknown key, a secret key (rate-limited), an origin the key does not allow, a
- * query string, another `Service-Version`, an expired configuration.
+ * an uncached or unknown key, a secret key (rate-limited), a key with an IP allowlist, an origin
+ * the key does not allow, a query string, another `Service-Version`, an expired configuration.
  *
  * Revoking a key takes effect here at once, on every process: the revocation drops the key from
  * each process's cache (LISTEN/NOTIFY), and a key memory does not hold goes the full way.
@@ -46,6 +46,8 @@ export function configFastPath(
     const auth = keys.peek(secret, publishableHash(secret));
     if (auth?.key.kind !== 'publishable' || auth.key.revoked_at) return undefined;
     if (auth.key.expires_at && auth.key.expires_at.getTime() <= now().getTime()) return undefined;
+    // A key limited to some IPs: the pipeline checks the client's address on every request.
+    if (auth.key.allowed_ips.length > 0) return undefined;
     const origin = originOf(request.header('origin'), request.header('referer'));
     if (!keyAllowsOrigin(auth.key, origin)) return undefined;
     const config = configs.peek(auth);
