@@ -1,4 +1,5 @@
-# Finds or installs what the tests need beyond npm: Chromium and PostgreSQL server binaries.
+# Finds or installs what the tests need beyond npm: Chromium, PostgreSQL server binaries, and curl
+# and jq (the docs' shell examples run as written).
 
 pg_bin_dir() {
   local dir
@@ -21,6 +22,8 @@ ensure_requirements() {
   local missing=()
   chromium_bin >/dev/null || missing+=(chromium)
   pg_bin_dir >/dev/null || missing+=(postgresql)
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
+  command -v jq >/dev/null 2>&1 || missing+=(jq)
   if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
       echo "installing ${missing[*]} with apt-get (first run on this machine)…"
@@ -29,7 +32,7 @@ ensure_requirements() {
     else
       echo "The tests need: ${missing[*]}." >&2
       echo "On Debian or Ubuntu: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
-      echo "Elsewhere: install Chromium and PostgreSQL 15+ (initdb, pg_ctl on PATH) and set CHROME_PATH if needed." >&2
+      echo "Elsewhere: install Chromium, PostgreSQL 15+ (initdb, pg_ctl on PATH), curl and jq, and set CHROME_PATH if needed." >&2
       exit 1
     fi
   fi

@@ -86,6 +86,27 @@ describe('the API description', () => {
     expect(res.status).toBe(200);
   });
 
+  it('gives request examples a seeded server accepts as they are (POST /productos: a SKU not in the demo)', async () => {
+    const doc = (await (await t.call('GET', '/api/v1/openapi.json')).json()) as Json;
+    const refused: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      const op = (item as Json).post;
+      if (!op?.requestBody || path.includes('{') || op.responses['200'].content['text/event-stream'])
+        continue;
+      const example = op.requestBody.content['application/json'].example;
+      // A body that names a record (`webhook_id`) cannot be run as it is.
+      if (Object.keys(example).some((name) => name.endsWith('_id'))) continue;
+      const widget = path.startsWith('/elements/');
+      const res = await t.call('POST', `/api/v1${path}`, {
+        key: widget ? t.seed.keys.pk_test : t.seed.keys.sk_test_write,
+        headers: widget ? { origin: 'http://localhost:8787' } : {},
+        body: example,
+      });
+      if (res.status !== 200) refused.push(`POST ${path} ${res.status} ${await res.text()}`);
+    }
+    expect(refused).toEqual([]);
+  });
+
   it('offers a plain-text summary for AI assistants and a reference page', async () => {
     const text = await (await t.call('GET', '/llms.txt')).text();
     expect(text).toContain('POST /cotizaciones');
