@@ -10,7 +10,7 @@ import { type Access, authorize } from './authorize.js';
 import { markCorsAllowed } from './cors.js';
 import { checkIdempotencyKey, runIdempotent } from './idempotency.js';
 import { runIdempotentInBatch } from './idempotency-batched.js';
-import { keyAllowsOrigin, requestOrigin } from './origin.js';
+import { keyAllowsOrigin, OPAQUE_ORIGIN, requestOrigin } from './origin.js';
 import { chargeQuota } from './quota.js';
 import { type DeferredLimit, enforceRateLimit, KEY_RATE_LIMIT } from './rate-limit.js';
 
@@ -96,13 +96,16 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
         throw new ApiError(
           403,
           'origin_not_allowed',
-          origin
-            ? `This publishable key cannot be used from ${origin}. Add the origin to the key's allowed origins.`
-            : 'Publishable keys only work from a browser page on an allowed origin (no Origin or Referer was sent).',
+          origin === OPAQUE_ORIGIN
+            ? 'Publishable keys only work from a page on an allowed origin, not from an opaque origin (Origin: null: a sandboxed frame, a data: or file: page, a redirect across sites).'
+            : origin
+              ? `This publishable key cannot be used from ${origin}. Add the origin to the key's allowed origins.`
+              : 'Publishable keys only work from a browser page on an allowed origin (no Origin or Referer was sent).',
         );
       }
-      // CORS only for the operations publishable keys may call (GET /cotizaciones shares a path).
-      if (options.publishable) markCorsAllowed(c, origin!);
+      // CORS only for the operations publishable keys may call (GET /cotizaciones shares a path),
+      // and only for a request that sent an Origin (one allowed by its Referer alone is not CORS).
+      if (options.publishable && c.req.header('origin')) markCorsAllowed(c, origin!);
     }
     if (auth.key.kind !== 'publishable') {
       await enforceRateLimit(

@@ -6,8 +6,8 @@ import type { ApiKeyRecord } from '../services/api-keys.js';
 const origins = new WeakMap<Context, string | null>();
 
 /**
- * The origin a browser request comes from: its `Origin` header, or else the origin of its
- * `Referer`. Null when neither gives one (server-side callers, privacy settings).
+ * The origin a browser request comes from: its `Origin` header, or, when there is none, the origin
+ * of its `Referer`. Null when neither gives one (server-side callers, privacy settings).
  */
 export function requestOrigin(c: Context): string | null {
   // CORS and the key's origin check both ask: parse the URL once per request.
@@ -19,13 +19,22 @@ export function requestOrigin(c: Context): string | null {
   return origin;
 }
 
-/** The origin named by an `Origin` header, or else by the origin of a `Referer`; null for neither. */
+/**
+ * The origin named by an `Origin` header, or, only when there is no such header, by the origin of
+ * a `Referer`; null for neither. `Origin: null` (an opaque origin: a sandboxed frame, a `data:` or
+ * `file:` page, a redirect across sites) is present and stays `'null'`, which no allowlist holds:
+ * its Referer is not asked, and the request is refused (design.md section 4).
+ */
 export function originOf(
   header: string | null | undefined,
   referer: string | null | undefined,
 ): string | null {
-  return header && header !== 'null' ? normalize(header) : referer ? normalize(referer) : null;
+  if (header) return header === 'null' ? OPAQUE_ORIGIN : normalize(header);
+  return referer ? normalize(referer) : null;
 }
+
+/** What {@link originOf} gives for `Origin: null`. */
+export const OPAQUE_ORIGIN = 'null';
 
 // Origins seen recently, normalised: parsing a URL is the dearest step of a cached page view,
 // and a site sends the same few origins again and again.

@@ -55,7 +55,8 @@ export function configFastPath(
     return configAnswer(
       config,
       { ifNoneMatch: request.header('if-none-match'), acceptEncoding: request.header('accept-encoding') },
-      origin,
+      // CORS, as the pipeline's, only for a request that sent an Origin.
+      request.header('origin') ? origin : null,
       requestId(),
     );
   };

@@ -105,6 +105,53 @@ describe('origin allowlist', () => {
     expect(await count('quotes')).toBe(before);
   });
 
+  it('refuses Origin: null (an opaque origin) with 403 origin_not_allowed, even beside an allowed Referer', async () => {
+    const before = await count('quotes');
+    const headers = { origin: 'null', referer: 'https://shop.example/tienda' };
+    // Twice: the second time memory holds the key and its configuration (the fast paths).
+    for (let i = 0; i < 2; i++) {
+      const created = await t.call('POST', '/api/v1/cotizaciones', {
+        key: pk,
+        headers: { ...headers, 'idempotency-key': randomUUID() },
+        body: { items: [laptop()], cliente: { empresa: 'Null Origin Co' } },
+      });
+      const body = await expectError(created, 403, 'origin_not_allowed');
+      expect(body.error).toMatch(/opaque origin/);
+      expect(created.headers.get('access-control-allow-origin')).toBeNull();
+      for (const path of ['/api/v1/elements/config', '/api/v1/elements/preview']) {
+        const res = await t.call(path.endsWith('config') ? 'GET' : 'POST', path, {
+          key: pk,
+          headers,
+          body: path.endsWith('config') ? undefined : { items: [laptop()] },
+        });
+        await expectError(res, 403, 'origin_not_allowed');
+        expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      }
+      // The same Referer without an Origin header is allowed.
+      expect(
+        (await t.call('GET', '/api/v1/elements/config', { key: pk, headers: { referer: headers.referer } }))
+          .status,
+      ).toBe(200);
+    }
+    expect(await count('quotes')).toBe(before);
+  });
+
+  it('sends CORS headers only to a request that sent an Origin, not to one allowed by its Referer alone', async () => {
+    const referer = { referer: 'https://shop.example/cart' };
+    // The first answer takes the pipeline; the next ones come from memory.
+    for (let i = 0; i < 3; i++) {
+      const config = await t.call('GET', '/api/v1/elements/config', { key: pk, headers: referer });
+      expect(config.status).toBe(200);
+      expect(config.headers.get('access-control-allow-origin')).toBeNull();
+      expect(config.headers.get('access-control-expose-headers')).toBeNull();
+      const withOrigin = await t.call('GET', '/api/v1/elements/config', {
+        key: pk,
+        headers: { origin: 'https://shop.example' },
+      });
+      expect(withOrigin.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    }
+  });
+
   it('refuses a publishable key outside its operations with 403 insufficient_scope, from any origin or none', async () => {
     for (const headers of [
       {},
