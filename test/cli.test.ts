@@ -46,7 +46,13 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
     expect(seed.products.map((p: { sku: string }) => p.sku)).toEqual(
       catalog.products.map((p: { sku: string }) => p.sku),
     );
-    expect(seed.products[0]).toEqual({ id: expect.stringMatching(UUID), sku: 'LAP-14' });
+    // live_id: the same SKU's id in live mode (design.md allows more fields).
+    expect(seed.products[0]).toEqual({
+      id: expect.stringMatching(UUID),
+      sku: 'LAP-14',
+      live_id: expect.stringMatching(UUID),
+    });
+    expect(seed.products[0].live_id).not.toBe(seed.products[0].id);
     expect(seed.coupons).toEqual(['BIENVENIDA10', 'PROMO500', 'USD50', 'EXPIRADO', 'AGOTADO', 'INACTIVO']);
 
     const second = JSON.parse((await cli(['seed', '--json'], env)).stdout);

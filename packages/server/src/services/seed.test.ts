@@ -68,3 +68,26 @@ describe('seedDemo', () => {
     }
   });
 });
+
+describe('seedDemo products', () => {
+  it('gives each product its id in test mode (id) and in live mode (live_id), each found with a key of its mode', async () => {
+    const get = (key: string, id: string) => t.call('GET', `/api/v1/productos/${id}`, { key });
+    const { keys, products } = t.seed;
+    expect(products.length).toBeGreaterThan(0);
+    for (const product of products) {
+      expect(product.live_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(product.live_id).not.toBe(product.id);
+      const live = await get(keys.sk_live_write, product.live_id);
+      expect(live.status, product.sku).toBe(200);
+      expect(((await live.json()) as { data: { sku: string } }).data.sku).toBe(product.sku);
+      const test = await get(keys.sk_test_write, product.id);
+      expect(((await test.json()) as { data: { sku: string } }).data.sku).toBe(product.sku);
+      // Each mode sees only its own.
+      expect((await get(keys.sk_test_write, product.live_id)).status).toBe(404);
+      expect((await get(keys.sk_live_write, product.id)).status).toBe(404);
+    }
+    // A second run prints the same ids.
+    const again = await seedDemo(t.db, demoCatalog(), { origins: [] });
+    expect(again.products).toEqual(products);
+  });
+});

@@ -55,7 +55,8 @@ export interface SeedResult {
   };
   free_org: { id: string; plan: string; keys: { sk_live_write: string; sk_test_write: string } };
   publishable_origins: string[];
-  products: { id: string; sku: string }[];
+  /** Each catalog product: `id` in test mode, `live_id` the same SKU's id in live mode. */
+  products: { id: string; sku: string; live_id: string }[];
   coupons: string[];
 }
 
@@ -104,11 +105,12 @@ export async function seedDemo(
       )
     ).key;
 
-  const products = await db.query<{ id: string; sku: string }>(
-    `SELECT id, sku FROM products WHERE org_id = $1 AND mode = 'test' ORDER BY created_at, sku`,
+  const products = await db.query<{ id: string; sku: string; mode: KeyMode }>(
+    `SELECT id, sku, mode FROM products WHERE org_id = $1 ORDER BY created_at, sku`,
     [org.id],
   );
-  const bySku = new Map(products.map((p) => [p.sku, p.id]));
+  const ids = { test: new Map<string, string>(), live: new Map<string, string>() };
+  for (const p of products) ids[p.mode].set(p.sku, p.id);
   return {
     org: { id: org.id, nombre: org.nombre, plan: org.plan },
     keys: {
@@ -127,7 +129,11 @@ export async function seedDemo(
       },
     },
     publishable_origins: origins,
-    products: catalog.products.map((p) => ({ id: bySku.get(p.sku)!, sku: p.sku })),
+    products: catalog.products.map((p) => ({
+      id: ids.test.get(p.sku)!,
+      sku: p.sku,
+      live_id: ids.live.get(p.sku)!,
+    })),
     coupons: catalog.coupons.map((c) => c.code),
   };
 }
