@@ -164,6 +164,16 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
       code: 1,
     });
     await expect(cli(['frobnicate'], env)).rejects.toMatchObject({ code: 1 });
+    // No command is an error too: the usage goes to stderr; asked for, to stdout.
+    await expect(cli([], env)).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining('Usage:\n  svc-server serve'),
+    });
+    expect(await cli(['--help'], env)).toEqual({
+      stdout: expect.stringContaining('Usage:\n  svc-server serve'),
+      stderr: '',
+    });
     // Codes of the form but of no country or currency.
     for (const [flag, value] of [
       ['--country', 'ZZ'],

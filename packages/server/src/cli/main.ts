@@ -37,11 +37,14 @@ export async function main(argv: string[]): Promise<number> {
       case 'mcp':
         return await mcpCommand(rest);
       case undefined:
+        // No command is an error: the usage goes where errors go.
+        process.stderr.write(USAGE);
+        return 1;
       case 'help':
       case '--help':
       case '-h':
         process.stdout.write(USAGE);
-        return command === undefined ? 1 : 0;
+        return 0;
       default:
         process.stderr.write(`svc-server: unknown command "${command}"\n\n${USAGE}`);
         return 1;
