@@ -1,7 +1,7 @@
 // `npm start`: seeds the demo sandbox on first start (PGlite in ./.data unless DATABASE_URL is
 // set), then serves everything on http://127.0.0.1:8787 and prints the keys to try it with.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,11 +11,11 @@ const dataDir = process.env.DATA_DIR ?? join(root, '.data');
 const port = process.env.PORT ?? '8787';
 const host = process.env.HOST ?? '127.0.0.1';
 const env = { ...process.env, DATA_DIR: dataDir, PORT: port, HOST: host };
-// The demo pages show the publishable test key from this file.
-env.DEMO_KEYS_FILE = join(dataDir, 'demo-keys.json');
-// The demo keys are kept next to the sandbox data so every start can print them; they are test
-// keys of a local demo organization (the database itself only holds their hashes).
+// `seed` writes the demo keys to this file (mode 0600) and the demo pages read them from it: kept
+// next to the sandbox data so every start can print them; they are test keys of a local demo
+// organization (the database itself only holds their hashes). Also svc-server's default.
 const keysFile = join(dataDir, 'demo-keys.json');
+env.DEMO_KEYS_FILE = keysFile;
 
 function step(message) {
   process.stdout.write(`\u001b[2m› ${message}\u001b[0m\n`);
@@ -32,13 +32,11 @@ if (
 
 if (!existsSync(keysFile) || process.env.DATABASE_URL) {
   step('creating the demo sandbox (first start, a few seconds)…');
-  mkdirSync(dataDir, { recursive: true });
   const seed = spawnSync(process.execPath, [cli, 'seed', '--json'], { cwd: root, env, encoding: 'utf8' });
   if (seed.status !== 0) {
     process.stderr.write(seed.stderr);
     process.exit(seed.status ?? 1);
   }
-  writeFileSync(keysFile, seed.stdout, { mode: 0o600 });
 }
 const seed = JSON.parse(readFileSync(keysFile, 'utf8'));
 const base = `http://${host}:${port}`;

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 /** Server settings read from the environment (see README, "Configuration"). */
 export interface ServerConfig {
   port: number;
@@ -21,7 +23,10 @@ export interface ServerConfig {
   webhookLeaseSeconds: number;
   /** Requests per minute per secret or restricted key. @defaultValue 600 (the spec's figure) */
   keyRateLimit: number;
-  /** The demo keys (written by `npm start`), shown on the demo pages. */
+  /**
+   * The demo keys the demo pages use (written by `svc-server seed`). `serve` defaults it to
+   * {@link demoKeysFileOf}; read here only from `DEMO_KEYS_FILE`, so that tests opt in.
+   */
   demoKeysFile: string | undefined;
   /** Local tests only: lets webhooks target http://127.0.0.1. */
   unsafeAllowLoopbackWebhooks: boolean;
@@ -63,6 +68,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       Number(env.SVC_WEBHOOK_LEASE_SECONDS) > 0 ? Number(env.SVC_WEBHOOK_LEASE_SECONDS) : 60,
     keyRateLimit: Number(env.SVC_KEY_RATE_LIMIT) > 0 ? Number(env.SVC_KEY_RATE_LIMIT) : 600,
   };
+}
+
+/**
+ * Where `svc-server seed` writes the demo keys and `svc-server serve` reads them: `DEMO_KEYS_FILE`,
+ * else `demo-keys.json` in the data directory (`DATA_DIR`, also with `DATABASE_URL`); an empty
+ * `DEMO_KEYS_FILE` turns them off (no file written, the demo pages without keys).
+ */
+export function demoKeysFileOf(env: NodeJS.ProcessEnv, dataDir: string): string | undefined {
+  if (env.DEMO_KEYS_FILE !== undefined) return env.DEMO_KEYS_FILE || undefined;
+  return join(dataDir, 'demo-keys.json');
 }
 
 /** `PORT` as a number (8787 when unset); a value that is not a port stops the start, loudly. */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { readConfig } from '../config.js';
+import { demoKeysFileOf, readConfig } from '../config.js';
 import { startServer } from '../server.js';
 
 /** `svc-server serve [--port N] [--host H]`: runs until SIGINT or SIGTERM. */
@@ -11,7 +11,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const env = { ...process.env };
   if (values.port) env.PORT = values.port;
   if (values.host) env.HOST = values.host;
-  const config = readConfig(env);
+  // The demo pages find the keys `seed` wrote, in the data directory unless DEMO_KEYS_FILE says.
+  const config = { ...readConfig(env) };
+  config.demoKeysFile = demoKeysFileOf(env, config.dataDir);
   const server = await startServer(config);
   const backend = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
   process.stderr.write(`svc-server listening on ${server.url} (${backend})\n`);

@@ -31,7 +31,7 @@ const ACTIONS_BY_STATUS: Record<string, string[]> = {
 /**
  * The seller's demo page (`/demo/seller`): the sandbox's latest quotes with their status and
  * events, buttons for the actions and links to the public pages. It works server-side with the
- * secret test key of `npm start`; the key never reaches the browser.
+ * secret test key `svc-server seed` wrote (see `demoKeysFileOf`); the key never reaches the browser.
  */
 export function sellerDemoRoutes(deps: AppDeps) {
   const seller = async (): Promise<KeyWithOrg | undefined> => {
@@ -48,7 +48,10 @@ export function sellerDemoRoutes(deps: AppDeps) {
   const page = async (c: Context<AppEnv>, notice = '') => {
     const auth = await seller();
     if (!auth)
-      return c.html('<p>The seller demo needs the demo keys: start the server with npm start.</p>', 404);
+      return c.html(
+        '<p>The seller demo needs the demo keys: run svc-server seed (or npm start), then serve.</p>',
+        404,
+      );
     const { data: quotes } = await listQuotePage(deps, auth, { limit: 20, offset: 0 });
     const events = await listEvents(deps.db, { orgId: auth.org.id, mode: 'test', limit: 30 });
     return c.html(
