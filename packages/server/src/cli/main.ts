@@ -18,7 +18,9 @@ Usage:
   svc-server mcp --key KEY      the agent interface (MCP) over stdio
 
 Environment: PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, TRUST_PROXY, AI_BASE_URL, AI_MODEL, AI_API_KEY,
-SMTP_URL, FISCAL_PROVIDER, FISCAL_URL, FISCAL_USER, FISCAL_PASSWORD, LOG_LEVEL.
+SMTP_URL, FISCAL_PROVIDER, FISCAL_URL, FISCAL_USER, FISCAL_PASSWORD, LOG_LEVEL, DEMO_KEYS_FILE, SVC_KEY_RATE_LIMIT,
+SVC_WEBHOOK_LEASE_SECONDS, SVC_UNSAFE_ALLOW_LOOPBACK_WEBHOOKS (local tests only), SVC_API_KEY (mcp).
+Each is described in docs/operations.md.
 `;
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
