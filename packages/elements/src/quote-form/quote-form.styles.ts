@@ -57,7 +57,6 @@ export default css`
     }
   }
   * { box-sizing: border-box; }
-  [hidden] { display: none !important; }
   .base {
     background: var(--_surface); border: 1px solid var(--_border); border-radius: calc(var(--_radius) + 4px);
     padding: var(--_space); display: grid; gap: var(--_space); min-width: 0;
@@ -69,7 +68,7 @@ export default css`
   h2 { font-size: 1.2em; margin: 0; }
   h3 { font-size: 1em; margin: 0 0 var(--_gap-s); }
   label { font-weight: 600; }
-  input, textarea, select {
+  input, textarea {
     font: inherit; color: inherit; background: var(--_field); border: 1px solid var(--_border);
     border-radius: var(--_radius); padding: var(--_pad); min-height: var(--_control); width: 100%; min-width: 0;
   }
@@ -84,7 +83,7 @@ export default css`
   }
   .primary { background: var(--_primary); color: var(--_on-primary); }
   [aria-disabled='true'] { opacity: 0.65; cursor: progress; }
-  button.link { border: 0; min-height: 24px; padding: 4px; text-decoration: underline; font-weight: 400; }
+  button.link { border: 0; min-height: 24px; padding: 0; text-decoration: underline; font-weight: 400; }
   .row { display: flex; gap: var(--_gap-s); align-items: end; flex-wrap: wrap; }
   .row > .grow { flex: 1 1 200px; }
   .row.nowrap { flex-wrap: nowrap; align-items: center; }
@@ -114,7 +113,6 @@ export default css`
     align-items: center; padding: var(--_gap-s) 0; border-bottom: 1px solid var(--_border);
   }
   .line .error-text { grid-column: 1 / -1; }
-  .what .link { padding: 0; }
   .line .name { font-weight: 600; overflow-wrap: anywhere; }
   .line .amount { text-align: end; white-space: nowrap; font-variant-numeric: tabular-nums; }
   .line input { min-height: 40px; text-align: end; }

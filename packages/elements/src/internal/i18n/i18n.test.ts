@@ -60,6 +60,15 @@ describe('i18n', () => {
     assert.equal(format('en', en.drafted, { n: 0 }), 'Done: 0 lines added.');
     assert.equal(format('fr', messagesFor('fr').drafted, { n: 0 }), 'Terminé : 0 ligne ajoutée.');
     assert.equal(format('en', en.couponApplied, { code: 'X', amount: '$1' }), 'Coupon X applied: −$1');
+    // The forms sit where they differ: `{Position bleibt|Positionen bleiben}`.
+    assert.equal(
+      format('de', messagesFor('de').draftStopped, { n: 1 }),
+      'Gestoppt; 1 Position bleibt erhalten.',
+    );
+    assert.equal(
+      format('de', messagesFor('de').draftStopped, { n: 3 }),
+      'Gestoppt; 3 Positionen bleiben erhalten.',
+    );
   });
 
   it('takes the first supported language, else Spanish', () => {

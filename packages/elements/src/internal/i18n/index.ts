@@ -40,20 +40,20 @@ const plurals = (locale: Locale) => {
 };
 
 /**
- * Fills a message template: `{name}` takes `values.name`; `singular|plural` picks a form by
+ * Fills a message template: `{name}` takes `values.name`; `{singular|plural}` picks a form by
  * `values.n` with the language's plural rules (French says "0 ligne", English "0 lines").
- * @example format('en', 'Done: {n} line added.|Done: {n} lines added.', { n: 2 }) // 'Done: 2 lines added.'
+ * @example format('en', 'Done: {n} {line|lines} added.', { n: 2 }) // 'Done: 2 lines added.'
  */
 export function format(
   locale: Locale,
   template: string,
   values: Record<string, string | number> = {},
 ): string {
-  const forms = template.split('|');
   const n = values.n;
-  const chosen =
-    forms.length > 1 && typeof n === 'number' && plurals(locale).select(n) !== 'one' ? forms[1]! : forms[0]!;
-  return chosen.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
+  const plural = typeof n === 'number' && plurals(locale).select(n) !== 'one';
+  return template.replace(/\{([^|}]*)(?:\|([^}]*))?\}/g, (_, name: string, other?: string) =>
+    other === undefined ? String(values[name] ?? '') : plural ? other : name,
+  );
 }
 
 /**

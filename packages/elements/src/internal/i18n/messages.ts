@@ -1,6 +1,6 @@
 /**
- * Every text the widget shows, in one language. Templates take `{name}` values; a template with
- * `|` has a singular and a plural form, chosen by `{n}` with the language's plural rules (see
+ * Every text the widget shows, in one language. Templates take `{name}` values; `{line|lines}`
+ * holds a singular and a plural form, chosen by `{n}` with the language's plural rules (see
  * {@link format}). Strings rather than functions keep five languages small in the script bundle.
  */
 export interface Messages {
