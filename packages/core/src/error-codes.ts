@@ -34,5 +34,8 @@ export const ERROR_CODES = [
 /** An error `code` of the service (see {@link ERROR_CODES}). */
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** Where an error code is documented. */
-export const docUrl = (code: ErrorCode | string): string => `https://docs.svc.dev/errors#${code}`;
+/**
+ * Where an error code is documented: its entry on the `/docs/errors` page the service itself
+ * serves, at `origin` (its `PUBLIC_URL`).
+ */
+export const docUrl = (code: ErrorCode | string, origin: string): string => `${origin}/docs/errors#${code}`;

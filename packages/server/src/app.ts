@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ApiError } from './errors.js';
-import { createErrorHandler, errorResponse } from './http/error-handler.js';
+import { createErrorHandler, errorResponse, setErrorDocsOrigin } from './http/error-handler.js';
 import { publishableCors } from './middleware/cors.js';
 import { PreflightOrigins } from './middleware/origin.js';
 import { requestContext } from './middleware/request-context.js';
@@ -36,6 +36,7 @@ import type { AppDeps, AppEnv } from './types.js';
 
 /** Builds the HTTP app: middleware, routes, the error handler and the 404 handler. */
 export function createApp(deps: AppDeps) {
+  setErrorDocsOrigin(deps.config.publicUrl);
   const app = new Hono<AppEnv>();
   app.use('*', requestContext());
   // CORS only where publishable keys may call: the widget's operations and quote creation.

@@ -13,6 +13,21 @@ const LOCK_NOT_AVAILABLE = '55P03';
 /** PostgreSQL's `foreign_key_violation`: a row named by the write was deleted meanwhile. */
 const FOREIGN_KEY_VIOLATION = '23503';
 
+/**
+ * The origin of `doc_url` in error bodies: the service's own `PUBLIC_URL`, where `/docs/errors`
+ * lists every code. Set by `createApp` (a process serves one `PUBLIC_URL`); here, not per request,
+ * because the fast paths answer before a request has a context.
+ */
+let docsOrigin = 'http://127.0.0.1:8787';
+
+/** Points `doc_url` at `/docs/errors` of `publicUrl` (see {@link errorDocUrl}). */
+export function setErrorDocsOrigin(publicUrl: string): void {
+  docsOrigin = publicUrl;
+}
+
+/** `doc_url` of an error body: the code's entry on this service's `/docs/errors` page. */
+export const errorDocUrl = (code: string): string => docUrl(code, docsOrigin);
+
 /** The flat error body of every 4xx and 5xx response. */
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   return c.json(errorBody(error, c.get('requestId')), error.status as 400, error.headers);
@@ -24,7 +39,7 @@ export const errorBody = (error: ApiError, request_id: string) => ({
   code: error.code,
   ...error.extra,
   request_id,
-  doc_url: docUrl(error.code),
+  doc_url: errorDocUrl(error.code),
 });
 
 /**

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { docUrl } from '@svc/core';
 import { API_VERSION } from '../config.js';
+import { errorDocUrl } from '../http/error-handler.js';
 import { requestId } from '../ids.js';
 import { KEY_RE } from '../middleware/idempotency.js';
 import { MCP_CHANNEL_HEADER, MCP_CHANNEL_TOKEN } from './channel.js';
@@ -91,7 +91,7 @@ export function createMcpServer(
 
 /** A refusal made here, before any operation runs: the flat error body REST would give. */
 const refusal = (error: string, code: string) =>
-  toolResult({ error, code, request_id: requestId(), doc_url: docUrl(code) }, true);
+  toolResult({ error, code, request_id: requestId(), doc_url: errorDocUrl(code) }, true);
 
 /**
  * What is wrong with the arguments before they become a request, as REST would say it: a missing

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ERROR_CODES } from '@svc/core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +106,24 @@ describe('the API description', () => {
       if (res.status !== 200) refused.push(`POST ${path} ${res.status} ${await res.text()}`);
     }
     expect(refused).toEqual([]);
+  });
+
+  it("serves the page every error's doc_url points at, with an anchor for every code the server answers", async () => {
+    const missing = await t.call('GET', '/api/v1/cotizaciones/00000000-0000-4000-8000-000000000000', {
+      key: t.seed.keys.sk_test_write,
+    });
+    const { doc_url } = (await missing.json()) as Json;
+    expect(doc_url).toBe('http://svc.test/docs/errors#not_found');
+    const url = new URL(doc_url);
+    const page = await t.call('GET', url.pathname);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const html = await page.text();
+    for (const code of ERROR_CODES) expect(html, code).toContain(`<section id="${code}">`);
+    // The spec's codes this service never answers are there too, saying so.
+    for (const code of ['subscription_required', 'tax_catalog_unavailable'])
+      expect(html).toContain(`<section id="${code}">`);
+    expect(html).toContain('<code>plan_limit_reached</code></a> · 402');
   });
 
   it('offers a plain-text summary for AI assistants and a reference page', async () => {

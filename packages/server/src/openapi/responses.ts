@@ -561,7 +561,7 @@ const errorEntries = {
   error: v.pipe(v.string(), v.description('what is wrong and, where it helps, what to do')),
   code: v.pipe(v.picklist(ERROR_CODES), v.description('stable: branch on this, never on the message')),
   request_id: v.pipe(v.string(), v.description('the Service-Request-Id of the answer; quote it to support')),
-  doc_url: v.pipe(link, v.description("the code's entry in the service's list of errors")),
+  doc_url: v.pipe(link, v.description("the code's entry on this service's /docs/errors page")),
 };
 export const ErrorBody = v.looseObject(errorEntries);
 /** 402 `plan_limit_reached`: which allowance of the plan is used up. */

@@ -12,7 +12,8 @@ export async function expectError(
   expect(typeof body.error).toBe('string');
   expect(body.error).not.toBe('');
   expect(body.request_id).toBe(response.headers.get('service-request-id'));
-  expect(String(body.doc_url)).toMatch(/^https:\/\//);
+  // The code's entry on the service's own list of errors (`PUBLIC_URL/docs/errors#<code>`).
+  expect(String(body.doc_url)).toMatch(new RegExp(`^https?://[^/]+/docs/errors#${code}$`));
   return body;
 }
 
