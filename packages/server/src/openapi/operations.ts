@@ -173,7 +173,8 @@ export const OPERATIONS: Operation[] = [
     tag: 'Quotes',
     scope: 'write',
     data: QuoteCreated,
-    failures: ['invalid_client', 'plan_limit_reached', 'fx_unavailable'],
+    // invalid_state: a client or product it names was deleted meanwhile (nothing written).
+    failures: ['invalid_client', 'plan_limit_reached', 'invalid_state', 'fx_unavailable'],
     publishable: true,
     body: quoteRequestSchema,
     response: {
@@ -260,7 +261,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Invoices',
     scope: 'write',
     data: InvoiceDetail,
-    failures: ['invalid_client', 'plan_limit_reached'],
+    failures: ['invalid_client', 'plan_limit_reached', 'invalid_state'],
     body: invoiceCreateSchema,
   },
   {
@@ -617,6 +618,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'Tasks',
     scope: 'write',
     data: Task,
+    failures: ['invalid_state'],
     body: taskCreateSchema,
   },
   {
