@@ -30,7 +30,9 @@ if (
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-if (!existsSync(keysFile) || process.env.DATABASE_URL) {
+// Seeded once per data directory; on PostgreSQL at every start (seeding is safe to repeat). Keys
+// without the PGlite data beside them (written by a seed against PostgreSQL) are seeded afresh.
+if (!existsSync(keysFile) || process.env.DATABASE_URL || !existsSync(join(dataDir, 'pglite'))) {
   step('creating the demo sandbox (first start, a few seconds)…');
   const seed = spawnSync(process.execPath, [cli, 'seed', '--json'], { cwd: root, env, encoding: 'utf8' });
   if (seed.status !== 0) {

@@ -9,15 +9,24 @@ export const CLI = join(ROOT, 'packages/server/bin/svc-server.mjs');
 
 const run = promisify(execFile);
 
+/**
+ * The environment of a process of a test: without a data directory of its own (PostgreSQL runs),
+ * no demo keys file either, or `seed` would write one into the repository's `./.data`, where
+ * `npm start` would take it for its own.
+ */
+const testEnv = (env: Record<string, string>) => ({
+  ...process.env,
+  LOG_LEVEL: 'warn',
+  ...(env.DATA_DIR === undefined && env.DEMO_KEYS_FILE === undefined ? { DEMO_KEYS_FILE: '' } : {}),
+  ...env,
+});
+
 /** Runs `svc-server …args` to completion with `env` added. */
 export async function cli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, [CLI, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    cwd: ROOT,
-  });
+  return run(process.execPath, [CLI, ...args], { env: testEnv(env), cwd: ROOT });
 }
 
 /** A `svc-server serve` process on a free port, ready to answer. */
@@ -36,7 +45,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = fixedPort ?? (await freePort());
   const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    env: testEnv(env),
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
