@@ -1,6 +1,6 @@
 import { isCountryCode } from '@svc/core';
 import { html, nothing, type TemplateResult } from 'lit';
-import type { View } from '../internal/view.js';
+import { said, type Text, type View } from '../internal/view.js';
 
 /** The client data of the form, as POST /cotizaciones takes it. */
 export interface QuoteClient {
@@ -35,7 +35,8 @@ const MEXICAN = ['regimen_fiscal', 'uso_cfdi', 'cp_fiscal'] as const;
 /** The client form's state that lives in the host. */
 export interface ClientFieldsState {
   cliente: QuoteClient;
-  errors: Record<string, string>;
+  /** What is wrong with each field, by name. */
+  errors: Record<string, Text | undefined>;
   /** Field names the merchant requires besides `empresa`. */
   required: string[];
   fiscalOpen: boolean;
@@ -70,23 +71,22 @@ export function readClient(root: ParentNode, fiscalOpen: boolean): QuoteClient {
 }
 
 /**
- * Checks the client the way the service will, and says what is wrong per field, in the form's
- * language. An empty result means it can be sent.
+ * Checks the client the way the service will, and says what is wrong per field (in the form's
+ * language at each render). An empty result means it can be sent.
  */
-export function validateClient(view: View, client: QuoteClient, required: string[]): Record<string, string> {
-  const { t } = view;
-  const errors: Record<string, string> = {};
+export function validateClient(view: View, client: QuoteClient, required: string[]): Record<string, Text> {
+  const errors: Record<string, Text> = {};
   const flat = { ...client, ...client.fiscal } as unknown as Record<string, string | undefined>;
   for (const name of ['empresa', ...required.map((n) => (n === 'rfc' ? 'tax_id' : n))]) {
-    if (name in t.fields && !flat[name]) errors[name] = t.required;
+    if (name in view.t.fields && !flat[name]) errors[name] = said('required');
   }
-  if (client.email && !EMAIL.test(client.email)) errors.email = t.invalidEmail;
+  if (client.email && !EMAIL.test(client.email)) errors.email = said('invalidEmail');
   for (const [name, [pattern, example]] of Object.entries(FORMATS)) {
     const value = flat[name];
     if (value && !errors[name] && (!pattern.test(value) || (name === 'country' && !isCountryCode(value))))
-      errors[name] = view.say(t.invalidFormat, { example });
+      errors[name] = said('invalidFormat', { example });
   }
-  if (client.fiscal && !client.fiscal.tax_id) errors.tax_id = t.required;
+  if (client.fiscal && !client.fiscal.tax_id) errors.tax_id = said('required');
   return errors;
 }
 
@@ -118,7 +118,7 @@ export function clientFields(
           if (name === 'country') act.country((e.target as HTMLInputElement).value.trim().toUpperCase());
           if (error) act.edited(name);
         }} />
-      ${error ? html`<span id="svc-e-${name}" class="error-text">${error}</span>` : nothing}
+      ${error ? html`<span id="svc-e-${name}" class="error-text">${error(view)}</span>` : nothing}
     </div>`;
   };
   const fiscal = c.fiscal;

@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { View } from '../internal/view.js';
+import type { Text, View } from '../internal/view.js';
 
 /** Where a drafting request stands. */
 export interface DraftState {
@@ -7,13 +7,13 @@ export interface DraftState {
   /** Lines received so far. */
   count: number;
   /** What to tell the person (progress, outcome or failure). */
-  message: string;
+  message: Text;
   error: boolean;
   /** What the service read as asked for but could not draft ("impresora"), from `done.skipped`. */
   skipped?: string[];
 }
 
-export const idleDraft: DraftState = { running: false, count: 0, message: '', error: false };
+export const idleDraft: DraftState = { running: false, count: 0, message: () => '', error: false };
 
 /** "no encontré: impresora, silla": under the drafted lines, what the last draft skipped. */
 export function skippedLine(view: View, state: DraftState): TemplateResult | typeof nothing {
@@ -51,6 +51,6 @@ export function draftBox(
       }}>${state.running ? t.stop : t.draftButton}</button>
       ${state.running ? html`<span class="progress" aria-hidden="true"></span>` : nothing}
     </div>
-    <p id="svc-draft-status" class=${state.error ? 'error-text' : 'muted'} role="status">${state.message}</p>
+    <p id="svc-draft-status" class=${state.error ? 'error-text' : 'muted'} role="status">${state.message(view)}</p>
   </div>`;
 }

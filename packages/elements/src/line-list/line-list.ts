@@ -1,6 +1,6 @@
 import { readNumber } from '@svc/core';
 import { html, nothing, type TemplateResult } from 'lit';
-import type { View } from '../internal/view.js';
+import type { Text, View } from '../internal/view.js';
 
 /** A line of the basket. */
 export interface QuoteLine {
@@ -20,14 +20,14 @@ export interface BasketLine extends QuoteLine {
   key: number;
   fresh?: boolean;
   /** What is wrong with the quantity as typed (or as the service refused it). */
-  error?: string | undefined;
+  error?: Text | undefined;
 }
 
 /** What the line list does when the person acts on it. */
 export interface LineListActions {
   quantity(key: number, cantidad: number): void;
   /** The quantity typed is not one the line takes: `error` says why. */
-  invalid(key: number, error: string): void;
+  invalid(key: number, error: Text): void;
   remove(key: number): void;
 }
 
@@ -70,7 +70,7 @@ const plain = (view: View, value: number) => String(value).replace('.', decimalM
 export function lineList(
   view: View,
   lines: BasketLine[],
-  error: string | undefined,
+  error: Text | undefined,
   act: LineListActions,
 ): TemplateResult {
   const { t } = view;
@@ -115,7 +115,7 @@ export function lineList(
                 @change=${(e: Event) => {
                   const input = e.target as HTMLInputElement;
                   const value = cleanQuantity(view, input.value, line);
-                  if (value === null) act.invalid(line.key, quantityError(view, line));
+                  if (value === null) act.invalid(line.key, (v) => quantityError(v, line));
                   else {
                     input.value = plain(view, value);
                     if (value !== line.cantidad || line.error) act.quantity(line.key, value);
@@ -123,12 +123,12 @@ export function lineList(
                 }}
               />
               <span class="amount">${view.money(line.cantidad * line.precio_unitario)}</span>
-              ${line.error ? html`<span class="error-text" id="svc-qe-${line.key}">${line.error}</span>` : nothing}
+              ${line.error ? html`<span class="error-text" id="svc-qe-${line.key}">${line.error(view)}</span>` : nothing}
             </li>`,
           )}
         </ul>`
     }
-    ${error ? html`<p class="error-text" id="svc-lines-error">${error}</p>` : nothing}
+    ${error ? html`<p class="error-text" id="svc-lines-error">${error(view)}</p>` : nothing}
   </section>`;
 }
 
@@ -138,8 +138,8 @@ export function lineList(
  */
 export function customLine(
   view: View,
-  error: string | undefined,
-  act: { add(line: QuoteLine): void; invalid(error: string): void },
+  error: Text | undefined,
+  act: { add(line: QuoteLine): void; invalid(error?: Text): void },
 ): TemplateResult {
   const { t } = view;
   /** Adds the row's line, or puts the focus on what it still needs. */
@@ -149,7 +149,7 @@ export function customLine(
     const value = readNumber(price!.value, decimalMark(view), 0, 1e10, false, 2);
     if (!desc!.value.trim() || value === null) {
       if (price!.value.trim() && value === null)
-        act.invalid(view.say(t.numberRange, { min: view.number(0), max: view.number(1e10) }));
+        act.invalid((v) => v.say(v.t.numberRange, { min: v.number(0), max: v.number(1e10) }));
       (desc!.value.trim() ? price : desc)!.focus();
       return;
     }
@@ -169,9 +169,9 @@ export function customLine(
       <div class="field grow"><label for="svc-custom-desc">${t.customDescription}</label><input id="svc-custom-desc" maxlength="500" /></div>
       <div class="field price"><label for="svc-custom-price">${t.customPrice}</label><input id="svc-custom-price" inputmode="decimal" autocomplete="off"
         aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? 'svc-custom-error' : nothing}
-        @input=${() => error && act.invalid('')} /></div>
+        @input=${() => error && act.invalid()} /></div>
       <button type="button" @click=${(e: Event) => addFrom((e.target as HTMLElement).closest('.row')!)}>${t.add}</button>
     </div>
-    ${error ? html`<p class="error-text" id="svc-custom-error">${error}</p>` : nothing}
+    ${error ? html`<p class="error-text" id="svc-custom-error">${error(view)}</p>` : nothing}
   </details>`;
 }

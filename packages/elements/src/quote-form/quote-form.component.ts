@@ -14,7 +14,7 @@ import { svcEvent } from '../events/svc-event.js';
 import type { SvcQuoteCreatedDetail } from '../events/svc-quote-created.js';
 import { ApiClient, SvcApiError } from '../internal/api-client.js';
 import { errorTemplate, format, type Locale, messagesFor, pickLocale } from '../internal/i18n/index.js';
-import type { View } from '../internal/view.js';
+import { said, type Text, type View } from '../internal/view.js';
 import {
   type BasketLine,
   customLine,
@@ -26,6 +26,7 @@ import type { PickerProduct } from '../product-picker/product-picker.component.j
 import {
   type CouponState,
   couponField,
+  couponReason,
   type Figures,
   idleCoupon,
   totalsPanel,
@@ -168,11 +169,12 @@ export class SvcQuoteForm extends LitElement {
   declare protected coupon: CouponState;
   /** The server's preview of the basket at `version`: its figures win over the local ones. */
   declare protected confirmed: { version: number; figures: Figures } | undefined;
-  declare protected errors: Record<string, string>;
+  /** What is wrong with each field (client fields, `price`, `lines`), by name. */
+  declare protected errors: Record<string, Text | undefined>;
   declare protected submitting: boolean;
-  /** The server's refusal of the basket at `version`, in the person's language. */
-  declare protected refused: { version: number; text: string } | undefined;
-  declare protected notice: { text: string; error: boolean } | undefined;
+  /** The server's refusal of the basket at `version`. */
+  declare protected refused: { version: number; text: Text } | undefined;
+  declare protected notice: { text: Text; error: boolean } | undefined;
   declare protected created: QuoteCreated | undefined;
   /** What the screen reader log has said (each drafted line, and outcomes). */
   declare protected log: string[];
@@ -284,6 +286,9 @@ export class SvcQuoteForm extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // The first update, and a new key or API base later (the error view's retry uses them too).
     if (changed.has('publishableKey') || changed.has('apiBase')) void this.#load();
+    // Another language: what is on screen is said in it at this render (messages are kept as
+    // Text); the screen reader's log of what was announced in the old one is emptied.
+    if (changed.has('locale')) this.log = [];
     // Tax data given with the client: its section opens, in its country, so it is shown and sent.
     // A page may set null or anything else: the form keeps working with nothing prefilled.
     if (changed.has('cliente') && !(this.cliente instanceof Object)) this.cliente = { empresa: '' };
@@ -378,14 +383,14 @@ export class SvcQuoteForm extends LitElement {
    * …`, `cliente.email: …`) is marked with the reason in the person's language, which is returned,
    * prefixed with the line's name.
    */
-  #refuse(error: SvcApiError): string {
-    const text = this.#describe(error);
+  #refuse(error: SvcApiError): Text {
+    const text: Text = () => this.#describe(error);
     const [, index, field = ''] = /^(?:items\[(\d+)\]|cliente(?:\.fiscal)?)\.(\w+)/.exec(error.message) ?? [];
     const line = index && this.lines[Number(index)];
     if (line) {
-      const reason = field === 'cantidad' ? quantityError(this.#view, line) : text;
+      const reason: Text = field === 'cantidad' ? (view) => quantityError(view, line) : text;
       this.lines = this.lines.map((l) => (l === line ? { ...l, error: reason } : l));
-      return `${line.descripcion}: ${reason}`;
+      return (view) => `${line.descripcion}: ${reason(view)}`;
     }
     if (field in this.#view.t.fields) this.errors = { ...this.errors, [field]: text };
     return text;
@@ -420,7 +425,7 @@ export class SvcQuoteForm extends LitElement {
   /** The basket changed: tell the page, and have the server confirm the totals shortly. */
   #changed(): void {
     this.#version++;
-    if (this.errors.lines && this.lines.length > 0) this.errors = { ...this.errors, lines: '' };
+    if (this.errors.lines && this.lines.length > 0) this.errors = { ...this.errors, lines: undefined };
     this.#emitChange();
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => void this.#preview(), 200);
@@ -443,7 +448,7 @@ export class SvcQuoteForm extends LitElement {
     const code = this.coupon.code;
     const version = this.#version;
     if (items.length === 0) {
-      if (code) this.coupon = { code, status: 'idle', reason: '' };
+      if (code) this.coupon = { code, status: 'idle' };
       return;
     }
     try {
@@ -466,7 +471,7 @@ export class SvcQuoteForm extends LitElement {
         this.coupon = {
           code,
           status: data.cupon.valid ? 'valid' : 'invalid',
-          reason: data.cupon.reason ?? '',
+          reason: couponReason(data.cupon.reason ?? ''),
         };
       }
     } catch (error) {
@@ -476,13 +481,13 @@ export class SvcQuoteForm extends LitElement {
       // to the page.
       this.refused = { version, text: this.#refuse(failure) };
       if (code && code === this.coupon.code)
-        this.coupon = { code, status: 'invalid', reason: this.#describe(failure) };
+        this.coupon = { code, status: 'invalid', reason: () => this.#describe(failure) };
       this.#emitError(failure);
     }
   }
 
   #applyCoupon(code: string): void {
-    this.coupon = { code, status: code && this.lines.length ? 'checking' : 'idle', reason: '' };
+    this.coupon = { code, status: code && this.lines.length ? 'checking' : 'idle' };
     this.#changed();
   }
 
@@ -527,11 +532,10 @@ export class SvcQuoteForm extends LitElement {
     const box = this.renderRoot.querySelector<HTMLTextAreaElement>('#svc-draft');
     if (box && box.value !== text) box.value = text;
     const view = this.#view;
-    const { t, say } = view;
     const controller = new AbortController();
     this.#draft = controller;
     let count = 0;
-    this.drafting = { running: true, count, message: say(t.drafting, { n: 0 }), error: false };
+    this.drafting = { running: true, count, message: said('drafting', { n: 0 }), error: false };
     const products = new Map(config.catalog.map((p) => [p.id, p]));
     try {
       const skipped = await api.draft(
@@ -551,8 +555,8 @@ export class SvcQuoteForm extends LitElement {
             },
             true,
           );
-          this.drafting = { running: true, count, message: say(t.drafting, { n: count }), error: false };
-          this.#say(say(t.draftAdded, { q: view.number(item.cantidad), name: item.descripcion }));
+          this.drafting = { running: true, count, message: said('drafting', { n: count }), error: false };
+          this.#say(view.say(view.t.draftAdded, { q: view.number(item.cantidad), name: item.descripcion }));
           this.dispatchEvent(svcEvent('svc-draft-item', item));
         },
         controller.signal,
@@ -560,20 +564,20 @@ export class SvcQuoteForm extends LitElement {
       this.drafting = {
         running: false,
         count,
-        message: count ? say(t.drafted, { n: count }) : t.draftNothing,
+        message: count ? said('drafted', { n: count }) : said('draftNothing'),
         error: false,
         skipped,
       };
     } catch (error) {
       if ((error as Error).name === 'AbortError') {
-        this.drafting = { running: false, count, message: say(t.draftStopped, { n: count }), error: false };
+        this.drafting = { running: false, count, message: said('draftStopped', { n: count }), error: false };
       } else {
         const failure = asError(error);
-        const reason = this.#describe(failure);
+        const failed = said('draftFailed', { n: count });
         this.drafting = {
           running: false,
           count,
-          message: count ? `${say(t.draftFailed, { n: count })} ${reason}` : reason,
+          message: (v) => `${count ? `${failed(v)} ` : ''}${this.#describe(failure)}`,
           error: true,
         };
         this.#emitError(failure);
@@ -581,12 +585,9 @@ export class SvcQuoteForm extends LitElement {
     } finally {
       if (this.#draft === controller) this.#draft = undefined;
     }
+    const message = this.drafting.message(view);
     const skipped = this.drafting.skipped;
-    this.#say(
-      skipped?.length
-        ? `${this.drafting.message} ${t.notFound} ${skipped.join(', ')}`
-        : this.drafting.message,
-    );
+    this.#say(skipped?.length ? `${message} ${view.t.notFound} ${skipped.join(', ')}` : message);
     return count;
   }
 
@@ -615,14 +616,13 @@ export class SvcQuoteForm extends LitElement {
       throw new SvcApiError('service_unavailable', 'The form is not ready');
     }
     const view = this.#view;
-    const { t } = view;
     const required = this.config.required_client_fields;
     const fiscalOpen =
       fiscalRequired(required) ||
       !!this.renderRoot.querySelector<HTMLDetailsElement>('[part="client"] details')?.open;
     const cliente = readClient(this.renderRoot, fiscalOpen);
     const errors = validateClient(view, cliente, required);
-    if (this.lines.length === 0) errors.lines = t.needLines;
+    if (this.lines.length === 0) errors.lines = said('needLines');
     this.errors = errors;
     this.notice = undefined;
     // A quantity typed wrong is not what the basket holds: the line's field comes first.
@@ -638,7 +638,7 @@ export class SvcQuoteForm extends LitElement {
       this.renderRoot.querySelector<HTMLElement>(first)?.focus();
       const refusal = new SvcApiError(
         'invalid_request',
-        `${invalid[0]}: ${line?.error ?? errors[invalid[0]!]}`,
+        `${invalid[0]}: ${(line?.error ?? errors[invalid[0]!])!(view)}`,
       );
       this.#emitError(refusal);
       throw refusal;
@@ -656,13 +656,13 @@ export class SvcQuoteForm extends LitElement {
       this.#submission = { key: crypto.randomUUID(), body: signature };
     const { key } = this.#submission;
     this.submitting = true;
-    this.notice = { text: t.submitting, error: false };
+    this.notice = { text: said('submitting'), error: false };
     try {
       const result = await api.sendWithRetry<QuoteCreated>(
         '/cotizaciones',
         { method: 'POST', body, headers: { 'Idempotency-Key': key } },
         (seconds) => {
-          this.notice = { text: view.say(t.retrying, { n: seconds }), error: false };
+          this.notice = { text: said('retrying', { n: seconds }), error: false };
         },
       );
       this.#submission = undefined;
@@ -685,7 +685,7 @@ export class SvcQuoteForm extends LitElement {
       // A reused key means the stored request differs: the next attempt is a new submission.
       if (failure.code === 'idempotency_key_reused') this.#submission = undefined;
       if (failure.detail.reason)
-        this.coupon = { code, status: 'invalid', reason: String(failure.detail.reason) };
+        this.coupon = { code, status: 'invalid', reason: couponReason(String(failure.detail.reason)) };
       this.notice = { text: this.#refuse(failure), error: true };
       this.#emitError(failure);
       throw failure;
@@ -831,7 +831,7 @@ export class SvcQuoteForm extends LitElement {
         view,
         figures,
         this.lines.length > 0 && !this.totalsConfirmed && this.refused?.version !== this.#version,
-        this.refused?.version === this.#version ? this.refused.text : '',
+        this.refused?.version === this.#version ? this.refused.text : undefined,
       )}
       ${config.plan_pagos ? html`<p part="plan" class="muted small">${config.plan_pagos.texto[view.locale]}</p>` : nothing}
       ${config.terminos ? html`<p class="muted small">${config.terminos}</p>` : nothing}
@@ -843,11 +843,11 @@ export class SvcQuoteForm extends LitElement {
           this.fiscalCountry = code;
         },
         edited: (name) => {
-          this.errors = { ...this.errors, [name]: '' };
+          this.errors = { ...this.errors, [name]: undefined };
         },
       })}
       <div class="actions">
-        <div class="notice ${this.notice?.error ? 'error' : ''}" role=${this.notice?.error ? 'alert' : 'status'}>${this.notice?.text ?? ''}</div>
+        <div class="notice ${this.notice?.error ? 'error' : ''}" role=${this.notice?.error ? 'alert' : 'status'}>${this.notice?.text(view)}</div>
         <button class="primary submit" part="submit" type="submit" aria-disabled=${this.submitting ? 'true' : 'false'}>
           ${this.submitting ? t.submitting : t.submit}
         </button>

@@ -113,6 +113,92 @@ describe('<svc-quote-form>', () => {
     });
   });
 
+  describe('switching the language', () => {
+    /** What the form shows, without the screen reader's log (what was announced stays as it was said). */
+    const shown = (form: SvcQuoteForm) =>
+      text(form).replace($(form, '[role="log"]')?.textContent?.replace(/\s+/g, ' ') ?? '', '');
+
+    it('says the messages already on screen again in the new language', async () => {
+      const form = await mount();
+      await form.draft('Necesito 2 monitores');
+      await until(() => $(form, '#svc-draft-status')?.textContent?.includes('Listo'), 'drafted');
+      type($<HTMLInputElement>(form, '.line input')!, 'abc');
+      type($<HTMLInputElement>(form, '#svc-coupon')!, 'NOEXISTE');
+      $<HTMLButtonElement>(form, '[part="coupon"] button')!.click();
+      await until(() => $(form, '#svc-coupon-status')?.textContent?.includes('no existe'), 'coupon reason');
+      type($<HTMLInputElement>(form, '[name="email"]')!, 'malo@');
+      await form.submit().catch(() => {});
+      $<HTMLDetailsElement>(form, 'details.custom')!.open = true;
+      type($<HTMLInputElement>(form, '#svc-custom-desc')!, 'Extra');
+      const price = $<HTMLInputElement>(form, '#svc-custom-price')!;
+      type(price, '12a');
+      price.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+      await form.updateComplete;
+      const spanish = shown(form);
+      for (const said of [
+        'Listo: 1 línea agregada.',
+        'Este dato es obligatorio.',
+        'Escribe un correo válido.',
+      ])
+        assert.include(spanish, said);
+      assert.include(spanish, 'Escribe un número entero de 1 a');
+      assert.include(spanish, 'Escribe un número de 0 a');
+      form.setAttribute('locale', 'en');
+      await form.updateComplete;
+      const english = shown(form);
+      for (const said of [
+        'Done: 1 line added.',
+        'This is required.',
+        'Enter a valid email address.',
+        'Enter a whole number from 1 to',
+        'Enter a number from 0 to 10,000,000,000.',
+        'That coupon does not exist.',
+      ])
+        assert.include(english, said);
+      for (const word of ['Listo', 'obligatorio', 'Escribe', 'cupón']) assert.notInclude(english, word);
+      assert.notInclude(
+        $(form, '[role="log"]')?.textContent ?? '',
+        'Listo',
+        'the log is not left in Spanish',
+      );
+      assert.deepEqual(await axeViolations(form), []);
+    });
+
+    it('says the server’s refusals again in the new language, under the totals and in the notice', async () => {
+      const form = await mount({
+        attrs: { locale: 'de' },
+        props: { items: [{ descripcion: 'Großer Posten', cantidad: 999_999_999, precio_unitario: 24_500 }] },
+      });
+      await until(() => $(form, '#svc-totals-error')?.textContent, 'the refusal');
+      form.setAttribute('locale', 'en');
+      await form.updateComplete;
+      assert.equal(
+        $(form, '#svc-totals-error')?.textContent,
+        'Großer Posten: Enter a whole number from 1 to 408,163.',
+      );
+      const qty = $<HTMLInputElement>(form, '.line input')!;
+      assert.include($(form, `#${qty.getAttribute('aria-describedby')}`)?.textContent, 'from 1 to 408,163');
+      type(qty, '2');
+      await until(() => form.totalsConfirmed, 'server totals');
+      await fillClient(form, `Sprachen ${Date.now()}`);
+      await fault({
+        method: 'POST',
+        path: '/cotizaciones',
+        action: 'respond',
+        status: 400,
+        body: { error: 'cliente.email: must be a valid email address', code: 'invalid_request' },
+      });
+      await form.submit().catch(() => {});
+      await form.updateComplete;
+      assert.include($(form, '.notice')?.textContent, 'Please check');
+      form.setAttribute('locale', 'fr');
+      await form.updateComplete;
+      assert.include($(form, '.notice')?.textContent, 'Vérifiez les informations du devis');
+      const email = $<HTMLInputElement>(form, '[name="email"]')!;
+      assert.include($(form, `#${email.getAttribute('aria-describedby')}`)?.textContent, 'Vérifiez');
+    });
+  });
+
   describe('styling', () => {
     afterEach(async () => {
       await emulateMedia({ colorScheme: 'light' });

@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { View } from '../internal/view.js';
+import type { Text, View } from '../internal/view.js';
 
 /** The four figures of a quote, in major units. */
 export interface Figures {
@@ -13,11 +13,17 @@ export interface Figures {
 export interface CouponState {
   code: string;
   status: 'idle' | 'checking' | 'valid' | 'invalid';
-  /** The service's `reason` (`expired`…) or, for a failed check, the message to show. */
-  reason: string;
+  /** Why it does not apply. */
+  reason?: Text;
 }
 
-export const idleCoupon: CouponState = { code: '', status: 'idle', reason: '' };
+export const idleCoupon: CouponState = { code: '', status: 'idle' };
+
+/** The service's reason (`expired`…) why a coupon does not apply, in the form's language. */
+export const couponReason =
+  (reason: string): Text =>
+  ({ t }) =>
+    t.couponReasons[reason] ?? reason;
 
 /** The coupon field: applied with its button or Enter, checked through the server's preview. */
 export function couponField(
@@ -49,7 +55,7 @@ export function couponField(
         : state.status === 'checking'
           ? t.couponChecking
           : invalid
-            ? (t.couponReasons[state.reason] ?? state.reason)
+            ? state.reason?.(view)
             : ''
     }</p>
   </div>`;
@@ -60,12 +66,17 @@ export function couponField(
  * has not answered yet (the figures are the local computation, which the preview confirms);
  * `refusal` is why the server refused the basket, said in a live region under the figures.
  */
-export function totalsPanel(view: View, figures: Figures, pending: boolean, refusal: string): TemplateResult {
+export function totalsPanel(
+  view: View,
+  figures: Figures,
+  pending: boolean,
+  refusal: Text | undefined,
+): TemplateResult {
   const { t, money } = view;
   return html`<div><dl class="totals" part="totals" aria-busy=${pending ? 'true' : 'false'}>
     <dt>${t.subtotal}</dt><dd>${money(figures.subtotal)}</dd>
     ${figures.descuento > 0 ? html`<dt>${t.discount}</dt><dd>−${money(figures.descuento)}</dd>` : nothing}
     <dt>${t.tax}</dt><dd>${money(figures.impuestos)}</dd>
     <dt class="grand">${t.total}</dt><dd class="grand">${money(figures.total)}</dd>
-  </dl><p class="error-text" id="svc-totals-error" role="alert">${refusal}</p></div>`;
+  </dl><p class="error-text" id="svc-totals-error" role="alert">${refusal?.(view)}</p></div>`;
 }
