@@ -22,7 +22,8 @@ let instances = 0;
 
 /**
  * @summary A searchable combobox over the catalog (WAI-ARIA combobox with a listbox popup).
- * Typing filters; ArrowDown/ArrowUp move; Enter picks; Escape closes. The list is positioned
+ * Focus opens the list with no option active (Enter then picks nothing); typing filters and makes
+ * the first match active; ArrowDown/ArrowUp move; Enter picks; Escape closes. The list is positioned
  * with Floating UI: it flips above the input near the bottom of the viewport, shifts to stay on
  * screen, and follows scrolling and resizing.
  *
@@ -74,6 +75,7 @@ export class SvcProductPicker extends LitElement {
   declare formatPrice: (product: PickerProduct) => string;
   declare open: boolean;
   declare query: string;
+  /** The option the person has reached (typing or arrows), or -1 for none. */
   declare active: number;
   readonly #id = `svc-picker-${++instances}`;
 
@@ -86,7 +88,7 @@ export class SvcProductPicker extends LitElement {
     this.formatPrice = (p) => String(p.precio_lista);
     this.open = false;
     this.query = '';
-    this.active = 0;
+    this.active = -1;
   }
 
   get results(): PickerProduct[] {
@@ -160,7 +162,7 @@ export class SvcProductPicker extends LitElement {
     this.dispatchEvent(new CustomEvent('svc-pick', { detail: product }));
     this.query = '';
     this.open = false;
-    this.active = 0;
+    this.active = -1;
   }
 
   #onKeydown(event: KeyboardEvent) {
@@ -168,13 +170,15 @@ export class SvcProductPicker extends LitElement {
     if (event.key === 'ArrowDown') {
       event.preventDefault();
       if (!this.open) this.open = true;
-      else this.active = count ? (this.active + 1) % count : 0;
+      else this.active = count ? (this.active + 1) % count : -1;
     } else if (event.key === 'ArrowUp') {
       event.preventDefault();
       this.open = true;
-      this.active = count ? (this.active - 1 + count) % count : 0;
+      // From none (or the first), the last.
+      this.active = (this.active < 1 ? count : this.active) - 1;
     } else if (event.key === 'Enter') {
-      // Enter picks from the list, or opens it; it never sends the form around the picker.
+      // Enter picks the active option (none: nothing), or opens the list; it never sends the form
+      // around the picker.
       event.preventDefault();
       if (this.open) this.#pick(this.results[this.active]);
       else this.open = true;
@@ -187,7 +191,7 @@ export class SvcProductPicker extends LitElement {
     } else if (event.key === 'Home' && this.open) {
       this.active = 0;
     } else if (event.key === 'End' && this.open) {
-      this.active = Math.max(0, count - 1);
+      this.active = count - 1;
     }
   }
 
@@ -211,12 +215,16 @@ export class SvcProductPicker extends LitElement {
         .value=${this.query}
         @input=${(e: Event) => {
           this.query = (e.target as HTMLInputElement).value;
-          this.active = 0;
+          // What was typed makes its first match active (Enter takes it); nothing typed, none.
+          this.active = this.query.trim() ? 0 : -1;
           this.open = true;
         }}
         @keydown=${this.#onKeydown}
         @focus=${() => {
+          // The list opens with nothing chosen: a person tabbing in has picked nothing yet (ARIA
+          // combobox pattern: an active option only after typing or the arrow keys).
           this.open = true;
+          this.active = -1;
         }}
         @blur=${() => {
           // Options keep the focus here (mousedown is prevented), so a blur means leaving.

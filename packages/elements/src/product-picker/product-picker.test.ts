@@ -1,6 +1,6 @@
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import { assert } from 'chai';
-import { $$, axeViolations, cleanup, mount, picker, text, until } from '../testing/fixture.js';
+import { $$, axeViolations, cleanup, mount, picker, shot, text, until } from '../testing/fixture.js';
 
 const input = (form: HTMLElement) => picker(form).querySelector('input')!;
 const listbox = (form: HTMLElement) => picker(form).querySelector<HTMLElement>('[role="listbox"]')!;
@@ -50,6 +50,47 @@ describe('<svc-product-picker> inside the form', () => {
     await sendKeys({ press: 'Escape' });
     await form.updateComplete;
     assert.equal(box.value, '', 'a second Escape clears the search');
+  });
+
+  it('opens on focus with no option chosen: Enter adds nothing until the person types or moves', async () => {
+    const form = await mount({ attrs: { locale: 'de', theme: 'light' } });
+    input(form).focus();
+    await until(() => options(form).length > 5, 'the whole catalog listed');
+    const box = input(form);
+    assert.equal(box.getAttribute('aria-expanded'), 'true');
+    assert.isFalse(box.hasAttribute('aria-activedescendant'), 'no active option on focus');
+    assert.deepEqual(
+      options(form).filter((o) => o.getAttribute('aria-selected') === 'true'),
+      [],
+      'no option selected on focus',
+    );
+    await sendKeys({ press: 'Enter' });
+    await form.updateComplete;
+    assert.equal($$(form, '.line').length, 0, 'Enter with nothing chosen adds nothing');
+    assert.equal(box.getAttribute('aria-expanded'), 'true', 'the list stays open');
+    // Up from none is the last option; down from none the first.
+    await sendKeys({ press: 'ArrowUp' });
+    assert.equal(box.getAttribute('aria-activedescendant'), options(form).at(-1)!.id);
+    // Tabbing away and back in starts again from none.
+    box.blur();
+    await form.updateComplete;
+    box.focus();
+    await form.updateComplete;
+    assert.isFalse(box.hasAttribute('aria-activedescendant'));
+    await sendKeys({ press: 'ArrowDown' });
+    assert.equal(box.getAttribute('aria-activedescendant'), options(form)[0]!.id);
+    const chosen = options(form)[0]!.textContent!;
+    await sendKeys({ press: 'Enter' });
+    await form.updateComplete;
+    assert.equal($$(form, '.line').length, 1);
+    assert.include(chosen, $$(form, '.line .name')[0]!.textContent!.trim());
+    // Typed and erased: no match is chosen for the person.
+    await sendKeys({ type: 'm' });
+    await until(() => box.hasAttribute('aria-activedescendant'), 'the first match active');
+    await sendKeys({ press: 'Backspace' });
+    await form.updateComplete;
+    assert.isFalse(box.hasAttribute('aria-activedescendant'));
+    await shot('picker-focus-none-de-light');
   });
 
   it('hands the focus on with Tab while its long list is open, never to the list itself', async () => {
