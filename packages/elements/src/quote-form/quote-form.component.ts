@@ -303,9 +303,9 @@ export class SvcQuoteForm extends LitElement {
       // Before the configuration, the lines are not priced yet: told once the form is ready.
       if (this.config) this.#changed();
     } else if (changed.has('currency') && this.config && this.lines.length > 0) {
-      // Another document currency: new prices, and totals the server must confirm again.
+      // Another document currency: new prices, and totals (and a coupon) the server must confirm again.
       this.#repriceCatalogLines();
-      this.#changed();
+      this.#applyCoupon(this.coupon.code);
     }
   }
 
@@ -750,7 +750,11 @@ export class SvcQuoteForm extends LitElement {
       </div>`;
     }
     if (this.phase === 'success' && this.created) return this.#success(view, this.created);
-    const figures = this.#figures;
+    // A coupon's value is known to the server only: while the preview of a changed basket is on
+    // its way, a valid coupon keeps its last confirmed discount and totals on screen (busy), so
+    // neither reads −0.00 nor jumps, and its status line says nothing new until the answer.
+    const figures =
+      (this.coupon.status === 'valid' && this.lines.length && this.confirmed?.figures) || this.#figures;
     const client: ClientFieldsState = {
       cliente: this.cliente,
       errors: this.errors,

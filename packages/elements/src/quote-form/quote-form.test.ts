@@ -640,6 +640,50 @@ describe('<svc-quote-form>', () => {
       await until(() => totalsText(form).includes(shown), `the total told, ${shown}, on screen`);
       assert.deepEqual(await axeViolations(form), []);
     });
+
+    it('keeps a valid coupon’s discount and totals while a changed basket’s preview is on its way', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Laptop 14');
+      type($<HTMLInputElement>(form, '#svc-coupon')!, 'BIENVENIDA10');
+      $<HTMLButtonElement>(form, '[part="coupon"] button')!.click();
+      const status = $(form, '#svc-coupon-status')!;
+      await until(() => status.textContent?.includes('−MX$2,450.00'), 'applied');
+      await until(() => form.totalsConfirmed, 'confirmed');
+      // Everything the status line (a live region) says from here on.
+      const said: string[] = [];
+      const observer = new MutationObserver(() => said.push(status.textContent ?? ''));
+      observer.observe(status, { childList: true, characterData: true, subtree: true });
+      await fault({ method: 'POST', path: '/elements/preview', action: 'delay', delayMs: 1500 });
+      type($<HTMLInputElement>(form, '.line input')!, '2');
+      await form.updateComplete;
+      for (const wait of [50, 400, 500]) {
+        await new Promise((r) => setTimeout(r, wait));
+        assert.isFalse(form.totalsConfirmed, 'still waiting for the preview');
+        assert.include(status.textContent, 'Coupon BIENVENIDA10 applied: −MX$2,450.00');
+        // The last confirmed figures, marked busy: the discount stays, the total does not jump.
+        assert.include(totalsText(form), '−MX$2,450.00');
+        assert.include(totalsText(form), 'MX$25,578.00');
+        assert.equal($(form, '[part="totals"]')?.getAttribute('aria-busy'), 'true');
+      }
+      await until(() => form.totalsConfirmed, 'the new preview', 5000);
+      await form.updateComplete;
+      assert.include(status.textContent, '−MX$4,900.00');
+      assert.include(totalsText(form), 'MX$51,156.00');
+      observer.disconnect();
+      assert.deepEqual(
+        said.filter((text, i) => text !== said[i - 1]),
+        ['Coupon BIENVENIDA10 applied: −MX$4,900.00'],
+        'one announcement, of the new discount',
+      );
+      // Another currency: the coupon is checked again (it may not apply), never shown at 0.00.
+      form.currency = 'USD';
+      await form.updateComplete;
+      assert.equal(status.textContent, 'Checking the coupon…');
+      assert.notInclude(totalsText(form), 'MX$');
+      await until(() => form.totalsConfirmed, 'the preview in dollars', 5000);
+      await form.updateComplete;
+      assert.match(status.textContent ?? '', /^Coupon BIENVENIDA10 applied: −\$[1-9][\d,.]+$/);
+    });
   });
 
   describe('client data and submission', () => {
