@@ -8,10 +8,12 @@ import { cli, ROOT, type ServerProcess, startServerProcess } from './support/pro
 
 const run = promisify(execFile);
 
-/** The ```sh blocks of a document that call the API. */
+/** The ```sh blocks of a document that call the API: a line of theirs runs curl. */
 function shellExamples(document: string): string[] {
   const markdown = readFileSync(join(ROOT, document), 'utf8');
-  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => b.includes('curl'));
+  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .filter((b) => /^\s*curl\s/m.test(b));
 }
 
 /**
