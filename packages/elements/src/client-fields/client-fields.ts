@@ -24,7 +24,8 @@ export interface QuoteClient {
 const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]]+\.[^\s@"(),:;<>[\\\].]{2,}$/;
 const PHONE = /^\+[0-9][0-9 ()-]{5,24}$/;
 const FORMATS: Record<string, [RegExp, string]> = {
-  telefono: [PHONE, '+52 55 1234 5678'],
+  // No-break spaces: the example never breaks across lines.
+  telefono: [PHONE, '+52\u00a055\u00a01234\u00a05678'],
   regimen_fiscal: [/^\d{3}$/, '601'],
   uso_cfdi: [/^[A-Z0-9]{3,4}$/, 'G03'],
   cp_fiscal: [/^\d{5}$/, '06600'],

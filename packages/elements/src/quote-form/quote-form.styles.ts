@@ -118,14 +118,15 @@ export default css`
   .line input { min-height: 40px; text-align: end; }
   .line.new { animation: appear 0.6s ease-out; }
   @keyframes appear { from { background: var(--_primary-soft); } }
-  .totals {
-    display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 4px 0; margin: 0;
-    font-variant-numeric: tabular-nums;
-  }
+  /* Each label and its amount on one row; where both do not fit (a long label, a large amount, a
+     narrow card) the amount goes under, to the right: labels wrap at spaces only, never mid-word. */
+  .totals { display: grid; gap: 4px; margin: 0; font-variant-numeric: tabular-nums; }
+  .totals div { display: flex; flex-wrap: wrap; column-gap: var(--_gap-s); }
   #svc-totals-error:not(:empty) { margin-top: var(--_gap-s); }
-  .totals dt { color: var(--_muted); overflow-wrap: anywhere; hyphens: auto; }
-  .totals dd { margin: 0; padding-left: var(--_gap-s); text-align: end; white-space: nowrap; }
-  .totals .grand { font-weight: 700; font-size: 1.2em; color: var(--_text); border-top: 1px solid var(--_border); padding-top: 6px; }
+  .totals dt { color: var(--_muted); }
+  .totals dd { margin: 0 0 0 auto; white-space: nowrap; }
+  .totals .grand { font-weight: 700; font-size: 1.2em; border-top: 1px solid var(--_border); padding-top: 6px; }
+  .grand dt { color: var(--_text); }
   .notice { padding: var(--_gap-s) var(--_space); border-radius: var(--_radius); background: var(--_primary-soft); }
   .notice.error { background: color-mix(in srgb, var(--_danger) 14%, transparent); border: 1px solid var(--_danger); }
   .actions { display: grid; gap: var(--_gap-s); }
@@ -165,6 +166,5 @@ export default css`
     .line .what { grid-column: 1 / -1; }
     .line .qty { grid-column: 2; }
     .totals .grand { font-size: 1.05em; }
-    .totals dd { padding-left: 4px; }
   }
 `;

@@ -440,7 +440,7 @@ describe('<svc-quote-form>', () => {
         const box = (e: Element) => e.getBoundingClientRect();
         const quantities = $$(form, '.line input').map(box);
         const amounts = $$(form, '.line .amount').map(box);
-        const total = box($(form, '.totals dd.grand')!);
+        const total = box($(form, '.totals .grand dd')!);
         for (const q of quantities) {
           assert.closeTo(q.left, quantities[0]!.left, 0.5, 'quantity boxes in one column');
           assert.closeTo(q.right, quantities[0]!.right, 0.5, 'quantity boxes in one column');

@@ -1,5 +1,6 @@
 import { emulateMedia, setViewport } from '@web/test-runner-commands';
 import { assert } from 'chai';
+import { LOCALES } from '../internal/i18n/index.js';
 import {
   $,
   axeViolations,
@@ -118,6 +119,85 @@ describe('visual states', () => {
           assert.deepEqual(await axeViolations(form), []);
         });
       }
+    }
+  }
+});
+
+/** The lines a range of text sits on. */
+const lines = (range: Range) => new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+
+/** The lines the text of `element` sits on. */
+function linesOf(element: Element): number {
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  return lines(range);
+}
+
+/** Each word of the element's text that is split over two lines. */
+function brokenWords(element: Element): string[] {
+  const broken: string[] = [];
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+    for (const match of node.data.matchAll(/[^\s]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      if (lines(range) > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}
+
+describe('totals and format examples on a phone', () => {
+  after(async () => {
+    await setViewport({ width: 1280, height: 800 });
+    document.body.style.padding = '';
+  });
+  afterEach(() => cleanup());
+
+  for (const width of [320, 360]) {
+    for (const locale of LOCALES) {
+      it(`never breaks a word or an amount in ${locale} at ${width} px`, async () => {
+        await setViewport({ width, height: 900 });
+        document.body.style.margin = '0';
+        document.body.style.padding = '8px';
+        document.body.style.fontFamily = 'system-ui, sans-serif';
+        // Ordinary B2B amounts (24 laptops), and a very large one.
+        for (const [name, price, quantity] of [
+          ['24 laptops', 48_600, 24],
+          ['100 million', 99_999_999, 1],
+        ] as const) {
+          const form = await mount({
+            attrs: { locale },
+            props: { items: [{ descripcion: name, cantidad: quantity, precio_unitario: price }] },
+          });
+          await until(() => form.totalsConfirmed, 'preview');
+          await form.updateComplete;
+          const totals = $(form, '[part="totals"]')!;
+          // Labels wrap at spaces only, if at all; an amount is never split (it goes under its label).
+          assert.deepEqual(brokenWords(totals), [], `${name}: no word of the totals split`);
+          for (const dd of totals.querySelectorAll('dd'))
+            assert.equal(linesOf(dd), 1, `${name}: ${dd.textContent}`);
+          for (const dt of totals.querySelectorAll('dt'))
+            if (!/\s/.test(dt.textContent!.trim()))
+              assert.equal(linesOf(dt), 1, `${name}: ${dt.textContent}`);
+          assert.isAtMost(document.documentElement.scrollWidth, width, 'no horizontal overflow');
+          if (name === '100 million') await shot(`totals-${locale}-${width}`);
+          // A phone number in the wrong format: the example in the message stays whole.
+          type($<HTMLInputElement>(form, '[name="telefono"]')!, '5512345678');
+          await form.submit().catch(() => {});
+          await form.updateComplete;
+          const error = $(form, '#svc-e-telefono')!;
+          const node = [...error.childNodes].find(
+            (n): n is Text => n instanceof Text && n.data.includes('+52'),
+          )!;
+          const example = document.createRange();
+          example.setStart(node, node.data.indexOf('+52'));
+          example.setEnd(node, node.data.indexOf('+52') + '+52 55 1234 5678'.length);
+          assert.equal(lines(example), 1, error.textContent!);
+          cleanup();
+        }
+      });
     }
   }
 });

@@ -74,9 +74,9 @@ export function totalsPanel(
 ): TemplateResult {
   const { t, money } = view;
   return html`<div><dl class="totals" part="totals" aria-busy=${pending ? 'true' : 'false'}>
-    <dt>${t.subtotal}</dt><dd>${money(figures.subtotal)}</dd>
-    ${figures.descuento > 0 ? html`<dt>${t.discount}</dt><dd>−${money(figures.descuento)}</dd>` : nothing}
-    <dt>${t.tax}</dt><dd>${money(figures.impuestos)}</dd>
-    <dt class="grand">${t.total}</dt><dd class="grand">${money(figures.total)}</dd>
+    <div><dt>${t.subtotal}</dt><dd>${money(figures.subtotal)}</dd></div>
+    ${figures.descuento > 0 ? html`<div><dt>${t.discount}</dt><dd>−${money(figures.descuento)}</dd></div>` : nothing}
+    <div><dt>${t.tax}</dt><dd>${money(figures.impuestos)}</dd></div>
+    <div class="grand"><dt>${t.total}</dt><dd>${money(figures.total)}</dd></div>
   </dl><p class="error-text" id="svc-totals-error" role="alert">${refusal?.(view)}</p></div>`;
 }
