@@ -324,6 +324,34 @@ describe('<svc-quote-form> end to end', () => {
     await page.close();
   });
 
+  it('keeps the demo page itself readable in both themes: links and footer at 4.5:1 (axe color-contrast)', async () => {
+    const page = await openDemo();
+    await page.evaluate(readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+    for (const theme of ['light', 'dark']) {
+      // The page's own theme switcher (demo-controls.js), as a visitor uses it.
+      await page.select('#theme', theme);
+      const violations = await page.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(
+                c: unknown,
+                o: unknown,
+              ): Promise<{ violations: { id: string; nodes: { target: string[]; html: string }[] }[] }>;
+            };
+          }
+        ).axe;
+        const result = await axe.run(document, { runOnly: ['color-contrast'], resultTypes: ['violations'] });
+        return result.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.html}`));
+      });
+      expect({ theme, violations }).toEqual({ theme, violations: [] });
+      await page.screenshot({
+        path: `${process.env.SVC_SHOTS_DIR ?? '/tmp/svc-shots'}-demo-page-${theme}.png`,
+      });
+    }
+    await page.close();
+  });
+
   it('works from the SPA that imports @svc/elements, which sees its events', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/demo/spa/`, { waitUntil: 'networkidle0' });
