@@ -1,5 +1,8 @@
-import { brandColors, computeTotals, convertPrice, formatMoney } from '@svc/core';
+// biome-ignore-all assist/source/organizeImports: the script-tag bundle takes its modules in this order, which
+// compresses (brotli) 25–70 B better than the sorted one in its 24 KB budget; see docs/performance.md.
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { ApiClient, SvcApiError } from '../internal/api-client.js';
+import { type DraftState, draftBox, idleDraft, skippedLine } from '../draft-box/draft-box.js';
 import {
   type ClientFieldsState,
   clientFields,
@@ -8,13 +11,8 @@ import {
   readClient,
   validateClient,
 } from '../client-fields/client-fields.js';
-import { type DraftState, draftBox, idleDraft, skippedLine } from '../draft-box/draft-box.js';
-import type { SvcDraftItemDetail } from '../events/svc-draft-item.js';
-import { svcEvent } from '../events/svc-event.js';
-import type { SvcQuoteCreatedDetail } from '../events/svc-quote-created.js';
-import { ApiClient, SvcApiError } from '../internal/api-client.js';
+import { brandColors, computeTotals, convertPrice, formatMoney } from '@svc/core';
 import { errorTemplate, format, type Locale, messagesFor, pickLocale } from '../internal/i18n/index.js';
-import { said, type Text, type View } from '../internal/view.js';
 import {
   type BasketLine,
   customLine,
@@ -22,7 +20,6 @@ import {
   type QuoteLine,
   quantityError,
 } from '../line-list/line-list.js';
-import type { PickerProduct } from '../product-picker/product-picker.component.js';
 import {
   type CouponState,
   couponField,
@@ -31,7 +28,12 @@ import {
   idleCoupon,
   totalsPanel,
 } from '../totals-panel/totals-panel.js';
+import { svcEvent } from '../events/svc-event.js';
 import styles from './quote-form.styles.js';
+import type { SvcDraftItemDetail } from '../events/svc-draft-item.js';
+import type { SvcQuoteCreatedDetail } from '../events/svc-quote-created.js';
+import { said, type Text, type View } from '../internal/view.js';
+import type { PickerProduct } from '../product-picker/product-picker.component.js';
 
 export type { QuoteClient, QuoteLine };
 
