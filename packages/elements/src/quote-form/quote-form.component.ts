@@ -428,6 +428,9 @@ export class SvcQuoteForm extends LitElement {
   #changed(): void {
     this.#version++;
     if (this.errors.lines && this.lines.length > 0) this.errors = { ...this.errors, lines: undefined };
+    // An empty basket keeps its coupon, to be checked once there are lines (the note says so).
+    const { code } = this.coupon;
+    if (!this.lines.length && code) this.coupon = { code, status: 'idle' };
     this.#emitChange();
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => void this.#preview(), 200);
@@ -449,10 +452,7 @@ export class SvcQuoteForm extends LitElement {
     const items = this.#requestItems();
     const code = this.coupon.code;
     const version = this.#version;
-    if (items.length === 0) {
-      if (code) this.coupon = { code, status: 'idle' };
-      return;
-    }
+    if (items.length === 0) return;
     try {
       const data = await api.send<
         Figures & { cupon: { code: string; valid: boolean; reason: string | null } | null }

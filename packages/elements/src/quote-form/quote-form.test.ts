@@ -641,6 +641,50 @@ describe('<svc-quote-form>', () => {
       assert.deepEqual(await axeViolations(form), []);
     });
 
+    it('keeps a coupon applied to an empty basket and says, in a live region, that it will apply with products', async () => {
+      const form = await mount();
+      const input = $<HTMLInputElement>(form, '#svc-coupon')!;
+      const status = $(form, '#svc-coupon-status')!;
+      type(input, 'bienvenida10');
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+      await form.updateComplete;
+      assert.equal(status.textContent, 'Se aplicará al agregar productos.');
+      assert.equal(status.getAttribute('role'), 'status');
+      assert.include(input.getAttribute('aria-describedby'), 'svc-coupon-status');
+      assert.equal(input.value, 'bienvenida10', 'the code stays');
+      assert.deepEqual(await axeViolations(form), []);
+      form.setAttribute('locale', 'de');
+      await form.updateComplete;
+      assert.equal(status.textContent, 'Gilt, sobald Sie Produkte hinzufügen.');
+      // Checked, and applied, once there is a line.
+      await pick(form, 'Laptop 14');
+      await until(
+        () => status.textContent?.includes('Gutschein BIENVENIDA10 eingelöst: −2.450,00'),
+        'applied',
+      );
+      // The basket emptied again: kept, never "−0,00".
+      const said: string[] = [];
+      new MutationObserver(() => said.push(status.textContent ?? '')).observe(status, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+      $<HTMLButtonElement>(form, '.line button')!.click();
+      await form.updateComplete;
+      assert.equal(status.textContent, 'Gilt, sobald Sie Produkte hinzufügen.');
+      await new Promise((r) => setTimeout(r, 400));
+      assert.isFalse(
+        said.some((text) => text.includes('0,00')),
+        said.join(' | '),
+      );
+      assert.equal(status.textContent, 'Gilt, sobald Sie Produkte hinzufügen.');
+      for (const locale of ['en', 'pt', 'fr', 'es']) {
+        form.setAttribute('locale', locale);
+        await form.updateComplete;
+        assert.isNotEmpty(status.textContent, locale);
+      }
+    });
+
     it('keeps a valid coupon’s discount and totals while a changed basket’s preview is on its way', async () => {
       const form = await mount({ attrs: { locale: 'en' } });
       await pick(form, 'Laptop 14');

@@ -56,7 +56,9 @@ export function couponField(
           ? t.couponChecking
           : invalid
             ? state.reason?.(view)
-            : ''
+            : state.code
+              ? t.couponLater
+              : ''
     }</p>
   </div>`;
 }

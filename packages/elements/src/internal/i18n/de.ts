@@ -42,6 +42,7 @@ export const de: Messages = {
   apply: 'Einlösen',
   couponChecking: 'Gutschein wird geprüft…',
   couponApplied: 'Gutschein {code} eingelöst: −{amount}',
+  couponLater: 'Gilt, sobald Sie Produkte hinzufügen.',
   couponReasons: {
     not_found: 'Diesen Gutschein gibt es nicht.',
     expired: 'Dieser Gutschein ist abgelaufen.',

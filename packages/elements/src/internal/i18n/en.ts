@@ -41,6 +41,7 @@ export const en: Messages = {
   apply: 'Apply',
   couponChecking: 'Checking the coupon…',
   couponApplied: 'Coupon {code} applied: −{amount}',
+  couponLater: 'It will apply once you add products.',
   couponReasons: {
     not_found: 'That coupon does not exist.',
     expired: 'That coupon has expired.',

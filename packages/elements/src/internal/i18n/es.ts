@@ -41,6 +41,7 @@ export const es: Messages = {
   apply: 'Aplicar',
   couponChecking: 'Revisando el cupón…',
   couponApplied: 'Cupón {code} aplicado: −{amount}',
+  couponLater: 'Se aplicará al agregar productos.',
   couponReasons: {
     not_found: 'Ese cupón no existe.',
     expired: 'Ese cupón ya venció.',

@@ -41,6 +41,7 @@ export const fr: Messages = {
   apply: 'Appliquer',
   couponChecking: 'Vérification du code…',
   couponApplied: 'Code {code} appliqué : −{amount}',
+  couponLater: "Il s'appliquera dès l'ajout de produits.",
   couponReasons: {
     not_found: "Ce code n'existe pas.",
     expired: 'Ce code a expiré.',

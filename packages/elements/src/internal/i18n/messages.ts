@@ -38,6 +38,8 @@ export interface Messages {
   couponChecking: string;
   /** `{code}`, `{amount}`. */
   couponApplied: string;
+  /** A coupon applied to an empty basket: kept, and checked once there are lines. */
+  couponLater: string;
   /** By the service's coupon `reason`. */
   couponReasons: Record<string, string>;
   subtotal: string;

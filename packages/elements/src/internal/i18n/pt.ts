@@ -41,6 +41,7 @@ export const pt: Messages = {
   apply: 'Aplicar',
   couponChecking: 'Verificando o cupom…',
   couponApplied: 'Cupom {code} aplicado: −{amount}',
+  couponLater: 'Será aplicado ao adicionar produtos.',
   couponReasons: {
     not_found: 'Esse cupom não existe.',
     expired: 'Esse cupom expirou.',
