@@ -2,7 +2,7 @@
 // compresses (brotli) 25–70 B better than the sorted one in its 24 KB budget; see docs/performance.md.
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { ApiClient, SvcApiError } from '../internal/api-client.js';
-import { type DraftState, draftBox, idleDraft, skippedLine } from '../draft-box/draft-box.js';
+import { errorTemplate, format, type Locale, messagesFor, pickLocale } from '../internal/i18n/index.js';
 import {
   type ClientFieldsState,
   clientFields,
@@ -12,7 +12,6 @@ import {
   validateClient,
 } from '../client-fields/client-fields.js';
 import { brandColors, computeTotals, convertPrice, formatMoney } from '@svc/core';
-import { errorTemplate, format, type Locale, messagesFor, pickLocale } from '../internal/i18n/index.js';
 import {
   type BasketLine,
   customLine,
@@ -30,6 +29,7 @@ import {
 } from '../totals-panel/totals-panel.js';
 import { svcEvent } from '../events/svc-event.js';
 import styles from './quote-form.styles.js';
+import { type DraftState, draftBox, idleDraft, skippedLine } from '../draft-box/draft-box.js';
 import type { SvcDraftItemDetail } from '../events/svc-draft-item.js';
 import type { SvcQuoteCreatedDetail } from '../events/svc-quote-created.js';
 import { said, type Text, type View } from '../internal/view.js';
@@ -476,6 +476,12 @@ export class SvcQuoteForm extends LitElement {
           reason: couponReason(data.cupon.reason ?? ''),
         };
       }
+      // The new total in the screen reader's log, once the basket has stood still for a second:
+      // a burst of edits is one announcement (the next change cancels it, as it does a preview).
+      this.#timer = setTimeout(() => {
+        const { t, money } = this.#view;
+        this.#say(`${t.total}: ${money(data.total)}`);
+      }, 1000);
     } catch (error) {
       if (version !== this.#version) return;
       const failure = asError(error);

@@ -548,6 +548,28 @@ describe('<svc-quote-form>', () => {
       assert.include($(form, `#${email.getAttribute('aria-describedby')}`)?.textContent, 'Bitte prüfen Sie');
     });
 
+    it('says the new total in the screen reader’s log once the basket stands still, once for a burst of edits', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      const log = () => $$(form, '[role="log"] p').map((p) => p.textContent ?? '');
+      assert.equal($(form, '[role="log"]')!.getAttribute('aria-live'), 'polite');
+      await pick(form, 'Monitor 27');
+      // 7,800 + 16 % tax.
+      await until(() => log().includes('Total: MX$9,048.00'), 'the total said', 5000);
+      const qty = $<HTMLInputElement>(form, '.line input')!;
+      // Edits a moment apart: each is confirmed by the server, none waits a second for the next.
+      for (const quantity of ['2', '3', '4']) {
+        type(qty, quantity);
+        await until(() => form.totalsConfirmed, `the preview of ${quantity}`);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      await until(() => log().includes('Total: MX$36,192.00'), 'the last total said', 5000);
+      await new Promise((r) => setTimeout(r, 1300));
+      assert.deepEqual(
+        log().filter((line) => line.startsWith('Total')),
+        ['Total: MX$9,048.00', 'Total: MX$36,192.00'],
+      );
+    });
+
     it('fires svc-change with the basket', async () => {
       const form = await mount();
       const changes: CustomEvent[] = [];
