@@ -1,6 +1,7 @@
 import { ERROR_CODES, LANGUAGES, paymentPlanSchema } from '@svc/core';
 import * as v from 'valibot';
 import { INVOICE_STATES } from '../repositories/invoices.js';
+import { QUOTE_STATUSES } from '../repositories/quotes.js';
 import { EVENT_TYPES } from '../services/event-catalog.js';
 
 /**
@@ -17,16 +18,6 @@ const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 U
 const money = v.number();
 const int = v.pipe(v.number(), v.integer());
 const link = v.pipe(v.string(), v.url());
-const QUOTE_STATUSES = [
-  'draft',
-  'sent',
-  'viewed',
-  'approved',
-  'rejected',
-  'expired',
-  'paid',
-  'invoiced',
-] as const;
 const FISCAL_STATES = ['not_applicable', 'pending', 'stamped', 'rejected', 'cancelled'] as const;
 
 /** `GET /me`. */

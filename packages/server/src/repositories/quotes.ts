@@ -81,16 +81,8 @@ export interface QuoteItemRow {
   impuesto: number;
 }
 
-export type QuoteStatus =
-  | 'draft'
-  | 'sent'
-  | 'viewed'
-  | 'approved'
-  | 'rejected'
-  | 'expired'
-  | 'paid'
-  | 'invoiced';
-export const QUOTE_STATUSES: readonly QuoteStatus[] = [
+/** Every status a quote can be in (design.md section 5). */
+export const QUOTE_STATUSES = [
   'draft',
   'sent',
   'viewed',
@@ -99,7 +91,8 @@ export const QUOTE_STATUSES: readonly QuoteStatus[] = [
   'expired',
   'paid',
   'invoiced',
-];
+] as const;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 
 type Scope = { orgId: string; mode: string };
 
