@@ -30,6 +30,7 @@ import type { AppDeps } from '../types.js';
 import { derivedExemption } from './fiscal/exemptions.js';
 import { type InputsRequest, inputsMemory } from './inputs-memory.js';
 import type { KeyWithOrg } from './key-store.js';
+import { newClientClaims } from './new-client-claims.js';
 import type { Org } from './orgs.js';
 import { requestedDiscount, setPaymentPlan } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
@@ -75,16 +76,34 @@ export async function createQuote(
   deps: AppDeps,
   auth: KeyWithOrg,
   body: QuoteRequest,
-  context: {
-    acceptLanguage?: string | undefined;
-    /** Rate counters the first statement counts or reads, each checked before anything is written. */
-    counters?: readonly FoldedCounter[];
-    /**
-     * An idempotent call whose response the quote's statement stores ({@link widgetCallStoresOwnResponse}),
-     * rendered by `render` as the route sends it; `storedBody` is set to what was stored.
-     */
-    idempotent?: { call: IdempotentCall; render: (created: QuoteCreated) => string } | undefined;
-  },
+  context: CreationContext,
+): Promise<QuoteCreated> {
+  // A claim on creating a new client, when this creation takes one, ends with the creation.
+  const claim: { release?: () => void } = {};
+  try {
+    return await createQuoteClaiming(deps, auth, body, context, claim);
+  } finally {
+    claim.release?.();
+  }
+}
+
+interface CreationContext {
+  acceptLanguage?: string | undefined;
+  /** Rate counters the first statement counts or reads, each checked before anything is written. */
+  counters?: readonly FoldedCounter[];
+  /**
+   * An idempotent call whose response the quote's statement stores ({@link widgetCallStoresOwnResponse}),
+   * rendered by `render` as the route sends it; `storedBody` is set to what was stored.
+   */
+  idempotent?: { call: IdempotentCall; render: (created: QuoteCreated) => string } | undefined;
+}
+
+async function createQuoteClaiming(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  body: QuoteRequest,
+  context: CreationContext,
+  claim: { release?: () => void },
 ): Promise<QuoteCreated> {
   const { key, org } = auth;
   const scope = { orgId: org.id, mode: key.mode };
@@ -122,6 +141,12 @@ export async function createQuote(
   // the quote is priced with that and written in one statement, which checks it (see InputsMemory).
   // A client memory does not hold is presumed new, which that statement checks too.
   const memory = inputsMemory(deps.db);
+  // Two creations naming the same new client at once would create it twice (see NewClientClaims).
+  const claims = newClientClaims(deps.db);
+  const claimed = () => {
+    claim.release ??= claims.claim(scope, request.client);
+    return claim.release !== undefined;
+  };
   // A payment plan is stored by a second statement, in the creation's transaction (below); the
   // widget's quotes take the merchant's usual plan.
   const asked = publishable ? (org.widget.plan_pagos ?? undefined) : body.plan_pagos;
@@ -132,7 +157,8 @@ export async function createQuote(
       : (memory.recall(scope, request) ?? memory.recallPresumingNew(scope, request));
   if (remembered) {
     const priced = pricedOrUndefined(remembered, pricing);
-    if (priced && !priced.approval && !priced.couponLimited) {
+    // A client presumed new that another creation is creating now is read below, once it exists.
+    if (priced && !priced.approval && !priced.couponLimited && (!priced.newClient || claimed())) {
       const batched: BatchedQuote = {
         id: uuid(),
         quote: priced.quote,
@@ -164,7 +190,15 @@ export async function createQuote(
   }
 
   // Everything is read first, in one statement; nothing is written until the one that creates the quote.
+  // A client named, not given by id, is claimed before it is looked up: a creation that is creating
+  // it has committed by the time the claim is free, so the lookup finds what it created.
+  if (!('id' in request.client)) while (!claimed()) await claims.settled(scope, request.client);
   const inputs = await readQuoteInputs(deps.db, scope, request, counters);
+  if (inputs.client) {
+    // Found: nothing to create, and nobody to keep waiting.
+    claim.release?.();
+    claim.release = undefined;
+  }
   memory.remember(scope, request, inputs);
   const {
     quote: newQuote,
