@@ -211,6 +211,14 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
       code: 1,
       stderr: expect.stringContaining('--permission: only restricted keys take permissions'),
     });
+    // A key that would be born expired is not made.
+    await expect(
+      cli([...key, '--kind', 'secret', '--expires', '2020-01-01T00:00:00Z'], env),
+    ).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining('--expires 2020-01-01T00:00:00Z: the date has passed'),
+    });
   });
 
   it('keys create and seed refuse a wildcard origin over a top-level domain or one that could never match', async () => {

@@ -60,6 +60,10 @@ export async function keysCommand(argv: string[]): Promise<number> {
   const ips = values.ip.map((ip) => normalizeIpEntry(ip, '--ip'));
   const expiresAt = values.expires ? new Date(values.expires) : null;
   if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error('--expires must be an ISO 8601 date');
+  // A key born expired would print as created and then answer 401 to its first request.
+  if (expiresAt && expiresAt.getTime() <= Date.now()) {
+    throw new Error(`--expires ${values.expires}: the date has passed; give a future one`);
+  }
   let permissions: Record<string, KeyScope> | null = null;
   if (values.kind !== 'restricted' && values.permission.length > 0) {
     throw new Error('--permission: only restricted keys take permissions');
