@@ -39,7 +39,8 @@ function collapseIndentation(): Plugin {
 
 /**
  * Runs terser over the already minified script: a second minifier finds about 250 B (brotli) the
- * first one leaves, and the script tag has a size budget.
+ * first one leaves, and the script tag has a size budget (three compress passes: 21 B fewer than
+ * two in stop 39's build).
  */
 function terserSecondPass(): Plugin {
   return {
@@ -47,7 +48,7 @@ function terserSecondPass(): Plugin {
     async generateBundle(_options, bundle) {
       for (const file of Object.values(bundle)) {
         if (file.type !== 'chunk') continue;
-        const result = await minify(file.code, { ecma: 2020, compress: { passes: 2 }, mangle: true });
+        const result = await minify(file.code, { ecma: 2020, compress: { passes: 3 }, mangle: true });
         if (result.code) file.code = result.code;
       }
     },

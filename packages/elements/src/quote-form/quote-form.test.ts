@@ -52,6 +52,32 @@ describe('<svc-quote-form>', () => {
       assert.deepEqual(await axeViolations(form), []);
     });
 
+    it('shows an empty basket without amounts, its number formatter made only after that frame', async () => {
+      // A page's first Intl.NumberFormat costs Chromium tens of milliseconds: an empty form is on
+      // screen without one, and the totals come with the first line.
+      const made: number[] = [];
+      const NumberFormat = Intl.NumberFormat;
+      let rendered = Number.POSITIVE_INFINITY;
+      Intl.NumberFormat = new Proxy(NumberFormat, {
+        construct: (target, args) => (made.push(performance.now()), Reflect.construct(target, args)),
+        apply: (target, self, args) => (made.push(performance.now()), Reflect.apply(target, self, args)),
+      });
+      try {
+        const form = await mount({ wait: 'none' });
+        await new Promise((resolve) => form.addEventListener('svc-ready', resolve, { once: true }));
+        rendered = performance.now();
+        assert.include(text(form), 'Estudio Nopal');
+        assert.notOk($(form, '[part="totals"]'), 'no totals for an empty basket');
+        assert.deepEqual(made, [], 'no formatter before the form is on screen');
+        await until(() => made.length > 0, 'the formatter, after the frame');
+        assert.isAbove(made[0]!, rendered);
+        await pick(form, 'Laptop');
+        assert.include(totalsText(form), 'Total');
+      } finally {
+        Intl.NumberFormat = NumberFormat;
+      }
+    });
+
     it('explains a wrong key in the page’s language and loads after a retry with a good key', async () => {
       const svc = await testService();
       const errors: SvcErrorDetail[] = [];
@@ -214,6 +240,7 @@ describe('<svc-quote-form>', () => {
       document.head.append(style);
       document.body.style.fontFamily = 'Georgia, serif';
       const form = await mount();
+      await pick(form, 'Laptop');
       const submit = getComputedStyle($(form, '[part="submit"]')!);
       assert.equal(submit.backgroundColor, 'rgb(200, 0, 0)');
       assert.equal(submit.borderTopLeftRadius, '3px');
