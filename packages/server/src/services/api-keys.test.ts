@@ -23,6 +23,7 @@ describe('normalizeOrigin', () => {
     expect(normalizeOrigin('https://*.shop.example:8443')).toBe('https://*.shop.example:8443');
     expect(normalizeOrigin('https://*.tienda.méxico')).toBe('https://*.tienda.xn--mxico-bsa');
     expect(normalizeOrigin('https://*.shop.co.uk')).toBe('https://*.shop.co.uk');
+    expect(normalizeOrigin('https://*.tienda.github.io')).toBe('https://*.tienda.github.io');
   });
 
   it.each([
@@ -32,6 +33,10 @@ describe('normalizeOrigin', () => {
     ['https://*.com:443', 'a domain of at least two labels'],
     ['https://*.com.mx', 'com.mx is a suffix under which anyone registers names'],
     ['https://*.co.uk', 'co.uk is a suffix under which anyone registers names'],
+    // The Public Suffix List's private part: each name under these is another owner's site.
+    ['https://*.github.io', 'github.io is a suffix under which anyone registers names'],
+    ['https://*.vercel.app', 'vercel.app is a suffix under which anyone registers names'],
+    ['https://*.blogspot.com', 'blogspot.com is a suffix under which anyone registers names'],
     ['https://*.shop.123', 'not an origin like https://*.shop.example'],
     ['https://*.shop.1a', 'not an origin like https://*.shop.example'],
     // Patterns that could never match anything.

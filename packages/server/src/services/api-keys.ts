@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { getPublicSuffix } from 'tldts';
 import { API_VERSION } from '../config.js';
 import type { Database, Queryable } from '../db/database.js';
 import { ApiError, invalidRequest } from '../errors.js';
@@ -59,13 +60,11 @@ export const displayKey = (key: string): string =>
 export const hashKey = (key: string): string => sha256(key);
 
 /**
- * Second-level labels under which anyone may register a name (`com.mx`, `co.uk`, `gob.mx`…): a
- * wildcard over one of them (`https://*.com.mx`) would cover every business there, so it is refused.
+ * Whether anyone may register names directly under `domain`, by the Public Suffix List with its
+ * private section (`com.mx`, `co.uk`, and `github.io`, `vercel.app`… where each name is another
+ * owner's site): a wildcard over one (`https://*.github.io`) would cover every site there.
  */
-const SHARED_SECOND_LEVEL = new Set([
-  ...['ac', 'co', 'com', 'edu', 'gob', 'go', 'gov', 'int', 'ltd', 'mil', 'ne', 'net', 'nic', 'nom'],
-  ...['or', 'org', 'plc', 'sch', 'biz', 'info', 'web'],
-]);
+const isPublicSuffix = (domain: string) => getPublicSuffix(domain, { allowPrivateDomains: true }) === domain;
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /**
@@ -107,7 +106,7 @@ export function normalizeOrigin(origin: string): string {
         'is refused: a wildcard covers the subdomains of one site, so it takes a domain of at least two labels (https://*.shop.example)',
       );
     }
-    if (labels.length === 2 && SHARED_SECOND_LEVEL.has(labels[0]!)) {
+    if (isPublicSuffix(labels.join('.'))) {
       throw refuse(
         `is refused: ${labels.join('.')} is a suffix under which anyone registers names; name your own domain (https://*.shop.${labels.join('.')})`,
       );
