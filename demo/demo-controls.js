@@ -2,11 +2,19 @@
 const form = document.querySelector('svc-quote-form');
 const locale = document.getElementById('locale');
 const theme = document.getElementById('theme');
+// "auto" follows the system, as the widget's theme="auto" does: the page turns dark with it.
+const systemDark = matchMedia('(prefers-color-scheme: dark)');
+const paint = () =>
+  document.body.classList.toggle(
+    'dark',
+    theme?.value === 'dark' || (theme?.value === 'auto' && systemDark.matches),
+  );
 locale?.addEventListener('change', () => {
   if (locale.value) form.setAttribute('locale', locale.value);
   else form.removeAttribute('locale');
 });
 theme?.addEventListener('change', () => {
   form.setAttribute('theme', theme.value);
-  document.body.classList.toggle('dark', theme.value === 'dark');
+  paint();
 });
+systemDark.addEventListener('change', paint);

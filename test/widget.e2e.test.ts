@@ -352,6 +352,28 @@ describe('<svc-quote-form> end to end', () => {
     await page.close();
   });
 
+  it('turns the demo page dark with the system when the theme is auto, as the widget does', async () => {
+    const page = await openDemo();
+    const looks = () =>
+      page.evaluate(() => ({
+        page: document.body.classList.contains('dark'),
+        widget: getComputedStyle(
+          document.querySelector('svc-quote-form')!.shadowRoot!.querySelector('[part~="base"]')!,
+        ).backgroundColor,
+      }));
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    await page.select('#theme', 'auto');
+    // The widget's dark surface (#161a1f) and the page's dark class, together.
+    expect(await looks()).toEqual({ page: true, widget: 'rgb(22, 26, 31)' });
+    // The system turns light: both follow, with no new choice in the switcher.
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+    await page.waitForFunction(() => !document.body.classList.contains('dark'), { timeout: 5000 });
+    expect(await looks()).toEqual({ page: false, widget: 'rgb(255, 255, 255)' });
+    await page.select('#theme', 'dark');
+    expect((await looks()).page).toBe(true);
+    await page.close();
+  });
+
   it('works from the SPA that imports @svc/elements, which sees its events', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/demo/spa/`, { waitUntil: 'networkidle0' });

@@ -59,8 +59,14 @@ describe('<svc-quote-form>', () => {
       const NumberFormat = Intl.NumberFormat;
       let rendered = Number.POSITIVE_INFINITY;
       Intl.NumberFormat = new Proxy(NumberFormat, {
-        construct: (target, args) => (made.push(performance.now()), Reflect.construct(target, args)),
-        apply: (target, self, args) => (made.push(performance.now()), Reflect.apply(target, self, args)),
+        construct(target, args) {
+          made.push(performance.now());
+          return Reflect.construct(target, args);
+        },
+        apply(target, self, args) {
+          made.push(performance.now());
+          return Reflect.apply(target, self, args);
+        },
       });
       try {
         const form = await mount({ wait: 'none' });
