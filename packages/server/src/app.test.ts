@@ -31,6 +31,13 @@ describe('HTTP conventions', () => {
     await expectError(await t.call('GET', '/nothing-here'), 404, 'not_found');
   });
 
+  it("answers the browser's /favicon.ico with 204 and no body, cacheable, not a 404", async () => {
+    const res = await t.call('GET', '/favicon.ico');
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=86400');
+  });
+
   it('answers other methods than POST on the stateless agent interface with 405 method_not_allowed', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await t.call(method, '/mcp', { key: t.seed.keys.sk_test_write });
