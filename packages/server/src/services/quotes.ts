@@ -283,6 +283,9 @@ async function createQuoteClaiming(
         return quote;
       });
 
+  // Committed: a creation waiting for this one's new client finds it now, not after the e-mail.
+  claim.release?.();
+  claim.release = undefined;
   if (queued && deps.mailer) emailOutcome = await sendQueuedEmail(deps.db, deps.mailer, queued);
   return quoteCreated(deps, result, emailOutcome);
 }
