@@ -102,47 +102,42 @@ export function staticRoutes(_deps: AppDeps, options: { demoKeysFile?: string | 
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
     });
   };
-  return (
-    new Hono<AppEnv>()
-      .get('/elements/svc-elements.js', serveWidget('public, max-age=86400, stale-while-revalidate=604800'))
-      .get('/elements/:version/svc-elements.js', (c) => {
-        if (bundle()?.version !== c.req.param('version')) return c.notFound();
-        return serveWidget('public, max-age=31536000, immutable')(c);
-      })
-      .get('/elements/svc-elements.json', (c) => {
-        const w = bundle();
-        if (!w) return c.json({ error: 'The widget is not built yet.', code: 'not_found' }, 404);
-        return c.json({
-          url: `/elements/${w.version}/svc-elements.js`,
-          integrity: w.sri,
-          version: w.version,
-        });
-      })
-      // Browsers ask every page's origin for it; the pages are the merchant's, not ours to brand:
-      // no icon, and no failed request in each page's console.
-      .get('/favicon.ico', (c) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' }))
-      .get('/', page('index.html'))
-      .get('/demo/spa', (c) => c.redirect('/demo/spa/'))
-      .get('/demo/spa/', (c) => {
-        const path = join(ROOT, 'demo/dist/spa/index.html');
-        if (!existsSync(path)) return c.text('The demo SPA is not built yet: run npm run build.', 503);
-        return page('dist/spa/index.html')(c);
-      })
-      .get('/demo/spa/assets/:file{[A-Za-z0-9_.-]+\\.js}', (c) => {
-        const path = join(ROOT, 'demo/dist/spa/assets', c.req.param('file'));
-        if (!existsSync(path)) return c.notFound();
-        return c.body(readFileSync(path, 'utf8'), 200, {
-          'Content-Type': 'text/javascript; charset=utf-8',
-          'Cache-Control': 'public, max-age=31536000, immutable',
-        });
-      })
-      .get('/demo/:file{[a-z-]+\\.(?:html|css|js)}', (c) => {
-        const file = c.req.param('file');
-        if (file.endsWith('.html')) return page(file)(c);
-        const path = join(ROOT, 'demo', file);
-        if (!existsSync(path)) return c.notFound();
-        const type = file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
-        return c.body(readFileSync(path, 'utf8'), 200, { 'Content-Type': type });
-      })
-  );
+  // Browsers ask every page's origin for it; the pages are the merchant's, not ours to brand: no
+  // icon, and no failed request in each page's console.
+  const noIcon = (c: Context<AppEnv>) => c.body(null, 204, { 'Cache-Control': 'public, max-age=86400' });
+  return new Hono<AppEnv>()
+    .get('/elements/svc-elements.js', serveWidget('public, max-age=86400, stale-while-revalidate=604800'))
+    .get('/elements/:version/svc-elements.js', (c) => {
+      if (bundle()?.version !== c.req.param('version')) return c.notFound();
+      return serveWidget('public, max-age=31536000, immutable')(c);
+    })
+    .get('/elements/svc-elements.json', (c) => {
+      const w = bundle();
+      if (!w) return c.json({ error: 'The widget is not built yet.', code: 'not_found' }, 404);
+      return c.json({ url: `/elements/${w.version}/svc-elements.js`, integrity: w.sri, version: w.version });
+    })
+    .get('/favicon.ico', noIcon)
+    .get('/', page('index.html'))
+    .get('/demo/spa', (c) => c.redirect('/demo/spa/'))
+    .get('/demo/spa/', (c) => {
+      const path = join(ROOT, 'demo/dist/spa/index.html');
+      if (!existsSync(path)) return c.text('The demo SPA is not built yet: run npm run build.', 503);
+      return page('dist/spa/index.html')(c);
+    })
+    .get('/demo/spa/assets/:file{[A-Za-z0-9_.-]+\\.js}', (c) => {
+      const path = join(ROOT, 'demo/dist/spa/assets', c.req.param('file'));
+      if (!existsSync(path)) return c.notFound();
+      return c.body(readFileSync(path, 'utf8'), 200, {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'public, max-age=31536000, immutable',
+      });
+    })
+    .get('/demo/:file{[a-z-]+\\.(?:html|css|js)}', (c) => {
+      const file = c.req.param('file');
+      if (file.endsWith('.html')) return page(file)(c);
+      const path = join(ROOT, 'demo', file);
+      if (!existsSync(path)) return c.notFound();
+      const type = file.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
+      return c.body(readFileSync(path, 'utf8'), 200, { 'Content-Type': type });
+    });
 }

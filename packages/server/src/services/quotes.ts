@@ -147,6 +147,10 @@ async function createQuoteClaiming(
     claim.release ??= claims.claim(scope, request.client);
     return claim.release !== undefined;
   };
+  const unclaim = () => {
+    claim.release?.();
+    claim.release = undefined;
+  };
   // A payment plan is stored by a second statement, in the creation's transaction (below); the
   // widget's quotes take the merchant's usual plan.
   const asked = publishable ? (org.widget.plan_pagos ?? undefined) : body.plan_pagos;
@@ -194,11 +198,8 @@ async function createQuoteClaiming(
   // it has committed by the time the claim is free, so the lookup finds what it created.
   if (!('id' in request.client)) while (!claimed()) await claims.settled(scope, request.client);
   const inputs = await readQuoteInputs(deps.db, scope, request, counters);
-  if (inputs.client) {
-    // Found: nothing to create, and nobody to keep waiting.
-    claim.release?.();
-    claim.release = undefined;
-  }
+  // Found: nothing to create, and nobody to keep waiting.
+  if (inputs.client) unclaim();
   memory.remember(scope, request, inputs);
   const {
     quote: newQuote,
@@ -284,8 +285,7 @@ async function createQuoteClaiming(
       });
 
   // Committed: a creation waiting for this one's new client finds it now, not after the e-mail.
-  claim.release?.();
-  claim.release = undefined;
+  unclaim();
   if (queued && deps.mailer) emailOutcome = await sendQueuedEmail(deps.db, deps.mailer, queued);
   return quoteCreated(deps, result, emailOutcome);
 }
