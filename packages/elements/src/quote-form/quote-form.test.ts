@@ -23,6 +23,19 @@ import type { QuoteCreated, SvcQuoteForm } from './quote-form.component.js';
 const totalsText = (form: SvcQuoteForm) =>
   ($(form, '[part="totals"]')?.textContent ?? '').replace(/\s+/g, ' ');
 
+/** Submits the form once, the server refusing it with 400 `invalid_request` and `error`. */
+async function submitRefused(form: SvcQuoteForm, error: string) {
+  await fault({
+    method: 'POST',
+    path: '/cotizaciones',
+    action: 'respond',
+    status: 400,
+    body: { error, code: 'invalid_request' },
+  });
+  await form.submit().catch(() => {});
+  await form.updateComplete;
+}
+
 async function fillClient(form: SvcQuoteForm, empresa: string, email = 'compras@luna.example') {
   type($(form, '[name="empresa"]') as HTMLInputElement, empresa);
   type($(form, '[name="email"]') as HTMLInputElement, email);
@@ -213,15 +226,7 @@ describe('<svc-quote-form>', () => {
       type(qty, '2');
       await until(() => form.totalsConfirmed, 'server totals');
       await fillClient(form, `Sprachen ${Date.now()}`);
-      await fault({
-        method: 'POST',
-        path: '/cotizaciones',
-        action: 'respond',
-        status: 400,
-        body: { error: 'cliente.email: must be a valid email address', code: 'invalid_request' },
-      });
-      await form.submit().catch(() => {});
-      await form.updateComplete;
+      await submitRefused(form, 'cliente.email: must be a valid email address');
       assert.include($(form, '.notice')?.textContent, 'Please check');
       form.setAttribute('locale', 'fr');
       await form.updateComplete;
@@ -567,15 +572,7 @@ describe('<svc-quote-form>', () => {
       assert.equal(qty.getAttribute('aria-invalid'), 'false');
       // Refused on submission: the field the message names is marked, the reason said in German.
       await fillClient(form, `Grenze ${Date.now()}`);
-      await fault({
-        method: 'POST',
-        path: '/cotizaciones',
-        action: 'respond',
-        status: 400,
-        body: { error: 'cliente.email: must be a valid email address', code: 'invalid_request' },
-      });
-      await form.submit().catch(() => {});
-      await form.updateComplete;
+      await submitRefused(form, 'cliente.email: must be a valid email address');
       const email = $<HTMLInputElement>(form, '[name="email"]')!;
       assert.equal(email.getAttribute('aria-invalid'), 'true');
       assert.include($(form, `#${email.getAttribute('aria-describedby')}`)?.textContent, 'Bitte prüfen Sie');
