@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { receivablesVersion } from '../repositories/collections.js';
 import { createApiKey } from '../services/api-keys.js';
 import { expectError } from '../testing/assertions.js';
@@ -264,5 +264,20 @@ describe('GET /cobranza', () => {
       permissions: { cotizaciones: 'read' },
     });
     await expectError((await call('GET', '/cobranza', undefined, other.key)).res, 403, 'insufficient_scope');
+  });
+
+  it('computes a stale report once for the requests that find it stale together', async () => {
+    const before = (await call('GET', '/cobranza')).body.data.monedas as Json[];
+    const mxn = (monedas: Json[]) => monedas.find((m) => m.moneda === 'MXN')?.por_cobrar as number;
+    await approved('Omega', 70, 3);
+    const query = vi.spyOn(t.db, 'query');
+    const answers = await Promise.all(Array.from({ length: 8 }, () => call('GET', '/cobranza')));
+    const computed = query.mock.calls.filter(([sql]) => sql.includes('per_client AS MATERIALIZED')).length;
+    query.mockRestore();
+    expect(computed).toBe(1);
+    for (const { res, body } of answers) {
+      expect(res.status).toBe(200);
+      expect(mxn(body.data.monedas)).toBe(mxn(before) + 70);
+    }
   });
 });
