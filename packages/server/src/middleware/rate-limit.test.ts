@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import type { Database } from '../db/database.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createDatabase, type Database } from '../db/database.js';
+import { openPostgres } from '../db/postgres.js';
 import { openTestDatabase } from '../testing/harness.js';
 import { countRequest, currentCount, MAX_LOCAL_WINDOWS } from './rate-limit.js';
 
@@ -52,6 +53,50 @@ describe.runIf(process.env.TEST_DB === 'postgres')('rate windows counted in Post
       expect(
         await db.query("SELECT relpersistence FROM pg_class WHERE oid = 'rate_counters'::regclass"),
       ).toEqual([{ relpersistence: 'u' }]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("counts a counter's concurrent requests together, each its own place in the total, across processes", async () => {
+    const { db, url, cleanup } = await openTestDatabase();
+    // Another process's pool on the same database.
+    const other = createDatabase(await openPostgres(url!, { max: 10 }));
+    try {
+      const now = new Date();
+      const query = vi.spyOn(db, 'query');
+      const counts = await Promise.all([
+        ...Array.from({ length: 30 }, () => countRequest(db, 'key:together', now)),
+        ...Array.from({ length: 10 }, () => countRequest(other, 'key:together', now)),
+      ]);
+      const statements = query.mock.calls.filter(([sql]) => sql.includes('INSERT INTO rate_counters')).length;
+      query.mockRestore();
+      expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 40 }, (_, i) => i + 1),
+      );
+      // The first request's statement, then one for the 29 that came while it was under way.
+      expect(statements).toBe(2);
+      expect(await currentCount(db, 'key:together', now, MINUTE)).toBe(40);
+    } finally {
+      await other.close();
+      await cleanup();
+    }
+  });
+
+  it('counts the requests that waited even when the statement they waited behind failed', async () => {
+    const { db, cleanup } = await openTestDatabase();
+    try {
+      const now = new Date();
+      vi.spyOn(db, 'query').mockRejectedValueOnce(new Error('connection lost'));
+      const counts = await Promise.allSettled(
+        Array.from({ length: 5 }, () => countRequest(db, 'key:after-failure', now)),
+      );
+      vi.restoreAllMocks();
+      expect(counts[0]).toMatchObject({ status: 'rejected' });
+      expect(counts.slice(1).map((c) => (c.status === 'fulfilled' ? c.value.count : 0))).toEqual([
+        1, 2, 3, 4,
+      ]);
+      expect(await countRequest(db, 'key:after-failure', now)).toMatchObject({ count: 5 });
     } finally {
       await cleanup();
     }
