@@ -46,6 +46,8 @@ export async function getCollections(
     ? await receivablesVersion(deps.db, scope)
     : await sharedVersionRead(deps)(scope);
   let report = reports.get(key);
+  // Versions only grow (nothing deletes their row but the organization's deletion): a report
+  // kept at a newer one than this request read is fresh enough for it.
   if (!report || report.version < version) {
     // Inside a transaction (an MCP tool's, say) what it reads may not be committed: neither kept
     // nor shared.
