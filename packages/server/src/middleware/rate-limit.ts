@@ -1,3 +1,4 @@
+import { CountTogether } from '../db/count-together.js';
 import type { Database } from '../db/database.js';
 import { ApiError } from '../errors.js';
 
@@ -136,60 +137,22 @@ const ADD_SQL = `INSERT INTO rate_counters (bucket, window_start, count) VALUES 
    ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_counters.count + EXCLUDED.count
    RETURNING count`;
 
-/** A request waiting to be counted. */
-interface Waiter {
-  resolve(count: number): void;
-  reject(error: unknown): void;
-}
-/** The requests waiting to be counted in a counter whose statement is under way, per database. */
-const countLanes = new WeakMap<Database, Map<string, Waiter[]>>();
+/** The rate counters whose requests are counted together, per database (see {@link CountTogether}). */
+const countedTogether = new WeakMap<Database, CountTogether>();
 
 /**
- * Counts one request in a counter in the database, as one statement of its own would, but
- * together with this process's other requests of that counter: while a statement for it is under
- * way, the requests that come wait, and the next statement adds them all at once and gives each
- * its own place in the total. Still exact across processes (the database adds), with one statement
- * in flight per counter instead of one per request: a busy key's 50 concurrent requests had each
- * queued for the same row's lock.
+ * Counts one request in a counter in the database together with this process's other requests
+ * of that counter that come while a statement for it is under way ({@link CountTogether}): still
+ * exact across processes, but a busy key's 50 concurrent requests no longer queue one by one for
+ * the same row's lock.
  */
-async function countTogether(db: Database, bucket: string, windowStart: number): Promise<number> {
-  let lanes = countLanes.get(db);
-  if (!lanes) {
-    lanes = new Map();
-    countLanes.set(db, lanes);
+function countTogether(db: Database, bucket: string, windowStart: number): Promise<number> {
+  let counters = countedTogether.get(db);
+  if (!counters) {
+    counters = new CountTogether();
+    countedTogether.set(db, counters);
   }
-  const id = localId(bucket, windowStart);
-  const waiting = lanes.get(id);
-  if (waiting) return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
-  const lane: Waiter[] = [];
-  lanes.set(id, lane);
-  try {
-    return await addToCount(db, bucket, windowStart, 1);
-  } finally {
-    void countWaiting(db, lanes, id, lane, bucket, windowStart);
-  }
-}
-
-/** Counts the requests that waited behind a counter's statement, in statements of all of them. */
-async function countWaiting(
-  db: Database,
-  lanes: Map<string, Waiter[]>,
-  id: string,
-  lane: Waiter[],
-  bucket: string,
-  windowStart: number,
-): Promise<void> {
-  while (lane.length > 0) {
-    const batch = lane.splice(0);
-    try {
-      const total = await addToCount(db, bucket, windowStart, batch.length);
-      let count = total - batch.length;
-      for (const request of batch) request.resolve(++count);
-    } catch (error) {
-      for (const request of batch) request.reject(error);
-    }
-  }
-  lanes.delete(id);
+  return counters.count(localId(bucket, windowStart), (n) => addToCount(db, bucket, windowStart, n));
 }
 
 /**
