@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/database.js';
+import { CountTogether } from '../db/count-together.js';
+import type { Database, Queryable } from '../db/database.js';
 import { ApiError } from '../errors.js';
 import type { KeyWithOrg } from '../services/key-store.js';
 import { PLANS } from '../services/plans.js';
@@ -9,18 +10,19 @@ import { PLANS } from '../services/plans.js';
  * merchant's page views must not use up its API calls). Over the quota: 429 `api_quota_exceeded`
  * with `Retry-After` until the first day of next month (UTC).
  */
-export async function chargeQuota(db: Queryable, { key, org }: KeyWithOrg, now: Date): Promise<void> {
+export async function chargeQuota(db: Database, { key, org }: KeyWithOrg, now: Date): Promise<void> {
   if (key.mode !== 'live' || key.kind === 'publishable') return;
   const limit = PLANS[org.plan].monthlyQuota;
   const period = now.toISOString().slice(0, 7);
-  const rows = await db.query(
-    `INSERT INTO usage_counters (org_id, period, count) VALUES ($1, $2, 1)
-     ON CONFLICT (org_id, period) DO UPDATE SET count = usage_counters.count + 1
-       WHERE usage_counters.count < $3
-     RETURNING count`,
-    [org.id, period, limit],
-  );
-  if (rows.length > 0) return;
+  const used = { org: org.id, period, limit };
+  // In a transaction (an idempotent call's) the charge is undone with it: counted alone.
+  const place = db.inTransaction()
+    ? (await chargeCalls(db, used, 1)) + 1
+    : await chargedTogether(db).count(
+        `${org.id}|${period}`,
+        async (n) => (await chargeCalls(db, used, n)) + n,
+      );
+  if (place <= limit) return;
   const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
   const retryAfter = Math.max(1, Math.ceil((nextMonth - now.getTime()) / 1000));
   throw new ApiError(
@@ -31,3 +33,47 @@ export async function chargeQuota(db: Queryable, { key, org }: KeyWithOrg, now: 
     { 'Retry-After': String(retryAfter) },
   );
 }
+
+/** The organizations' quotas whose concurrent calls are charged together, per database. */
+const charged = new WeakMap<Database, CountTogether>();
+
+function chargedTogether(db: Database): CountTogether {
+  let counters = charged.get(db);
+  if (!counters) {
+    counters = new CountTogether();
+    charged.set(db, counters);
+  }
+  return counters;
+}
+
+/**
+ * Charges up to `n` calls to the month's count, never past the quota (a refused call is not
+ * counted), and returns the count before them: the first `limit - before` of them pass. The row
+ * is locked and read, then raised, in one statement (read committed: the lock waits for any
+ * other charge and the read sees what it wrote); a month's first charge inserts it.
+ */
+async function chargeCalls(
+  db: Queryable,
+  used: { org: string; period: string; limit: number },
+  n: number,
+): Promise<number> {
+  for (;;) {
+    const [row] = await db.query<{ before: number }>(CHARGE_SQL, [used.org, used.period, n, used.limit]);
+    if (row) return row.before;
+    const inserted = await db.query(
+      `INSERT INTO usage_counters (org_id, period, count) VALUES ($1, $2, LEAST($3::int, $4::int))
+       ON CONFLICT (org_id, period) DO NOTHING RETURNING 1`,
+      [used.org, used.period, n, used.limit],
+    );
+    if (inserted.length > 0) return 0;
+    // Inserted meanwhile by another call: charge that row.
+  }
+}
+const CHARGE_SQL = `WITH before AS (
+    SELECT count FROM usage_counters WHERE org_id = $1 AND period = $2 FOR UPDATE
+  ), raised AS (
+    UPDATE usage_counters u SET count = LEAST(before.count + $3::int, $4::int) FROM before
+    WHERE u.org_id = $1 AND u.period = $2 AND before.count < $4::int
+    RETURNING 1
+  )
+  SELECT count AS before FROM before`;
