@@ -57,16 +57,18 @@ async function chargeCalls(
   used: { org: string; period: string; limit: number },
   n: number,
 ): Promise<number> {
-  for (;;) {
+  // Twice at most: a row inserted meanwhile by another call is there for the second read.
+  for (let attempt = 0; ; attempt++) {
     const [row] = await db.query<{ before: number }>(CHARGE_SQL, [used.org, used.period, n, used.limit]);
     if (row) return row.before;
+    if (attempt > 0)
+      throw new Error(`usage_counters: no row for ${used.org} ${used.period} after inserting it`);
     const inserted = await db.query(
       `INSERT INTO usage_counters (org_id, period, count) VALUES ($1, $2, LEAST($3::int, $4::int))
        ON CONFLICT (org_id, period) DO NOTHING RETURNING 1`,
       [used.org, used.period, n, used.limit],
     );
     if (inserted.length > 0) return 0;
-    // Inserted meanwhile by another call: charge that row.
   }
 }
 const CHARGE_SQL = `WITH before AS (
