@@ -293,4 +293,49 @@ if (inject('testDb') === 'postgres')
     it('run without JIT compilation, which cost a batch creation 240 ms for 3 ms of work', async () => {
       expect(await db.query('SHOW jit')).toEqual([{ jit: 'off' }]);
     });
+
+    // The statement says which backend ran it, and when it began there.
+    const ran = (lane: string, n: number, divisor = 1) =>
+      db.query<{ pid: number; at: number; n: number }>(
+        `SELECT pg_backend_pid() AS pid, extract(epoch FROM clock_timestamp())::float8 * 1000 AS at,
+           $1::int / $2::int AS n, pg_sleep(0.05) IS NULL AS slept`,
+        [n, divisor],
+        { genericPlan: true, lane },
+      );
+
+    it('run the statements of one lane with a generic plan on one connection, in the order sent, each sent at once', async () => {
+      const sent = [ran('lane-a', 1), ran('lane-a', 2), ran('lane-a', 3, 0), ran('lane-a', 4)];
+      // This thread is kept busy while PostgreSQL runs them: a driver that waits for an answer
+      // before it sends the next statement would send nothing more until it ends.
+      const busyUntil = await new Promise<number>((resolve) =>
+        setImmediate(() => {
+          const until = Date.now() + 400;
+          while (Date.now() < until) {}
+          resolve(until);
+        }),
+      );
+      const [first, second, failing, fourth] = await Promise.allSettled(sent);
+      // A failing statement fails alone: the one sent behind it still runs.
+      expect(failing).toMatchObject({ status: 'rejected', reason: { message: 'division by zero' } });
+      const rows = [first, second, fourth].map(
+        (r) => (r as PromiseFulfilledResult<{ pid: number; at: number; n: number }[]>).value[0]!,
+      );
+      expect(rows.map((row) => row.n)).toEqual([1, 2, 4]);
+      expect(new Set(rows.map((row) => row.pid)).size).toBe(1);
+      expect(rows[0]!.at).toBeLessThan(rows[1]!.at);
+      expect(rows[1]!.at).toBeLessThan(rows[2]!.at);
+      expect(rows[2]!.at).toBeLessThan(busyUntil);
+    });
+
+    it("open a lane's connection again once it was lost", async () => {
+      const [before] = await ran('lane-b', 1);
+      await db.query('SELECT pg_terminate_backend($1::int)', [before!.pid]);
+      // The statement sent before the loss is noticed may fail with it; the next ones get a new connection.
+      let after: { pid: number } | undefined;
+      await until(async () => {
+        after = (await ran('lane-b', 2).catch(() => []))[0];
+        return after !== undefined;
+      }, 'a new connection for the lane');
+      expect(after!.pid).not.toBe(before!.pid);
+    });
   });

@@ -14,6 +14,12 @@ export interface QueryOptions {
    * statistics (pglite-maintenance.ts), and the widget's submissions ran at half the rate.
    */
   genericPlan?: boolean;
+  /**
+   * With `genericPlan`, on PostgreSQL: statements of one lane take one connection and run in the
+   * order they were sent, each sent at once, pipelined behind those under way (db/pipelines.ts).
+   * Without it, the statement's text is its lane. PGlite runs one statement at a time anyway.
+   */
+  lane?: string;
 }
 
 /** The one query interface every repository uses; PGlite, `pg` and a transaction all fit it. */

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { DriverAdapter, Queryable, QueryOptions, Row, TransactionOptions } from './database.js';
+import { Pipelines } from './pipelines.js';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
@@ -43,16 +44,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // the only way to choose the plan of one prepared statement, so they have sessions of their
   // own, opened when first needed. The quote writer's batch statement is one: PostgreSQL kept
   // planning it for each batch's values (custom plans), 1.2 of its 4 ms a batch, for the plan it
-  // makes once.
-  let genericPool: pg.Pool | undefined;
-  const genericPlans = () => {
-    genericPool ??= connectionPool(
-      url,
-      Math.min(4, options.max ?? 10),
-      '-c jit=off -c plan_cache_mode=force_generic_plan',
-    );
-    return genericPool;
-  };
+  // makes once. They run pipelined, a lane's statements on one connection (db/pipelines.ts).
+  const genericPlans = new Pipelines(
+    url,
+    Math.min(4, options.max ?? 10),
+    '-c jit=off -c plan_cache_mode=force_generic_plan',
+  );
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let listenClient: pg.PoolClient | undefined;
   let closing = false;
@@ -91,7 +88,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 
   const plain: Queryable = {
     async query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
-      const result = await (options?.genericPlan ? genericPlans() : pool).query(statement(sql, params));
+      const query = statement(sql, params);
+      const result = await (options?.genericPlan
+        ? genericPlans.query(query, options.lane ?? sql)
+        : pool.query(query));
       return result.rows as T[];
     },
   };
@@ -159,7 +159,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       const client = listenClient;
       listenClient = undefined;
       client?.release(true);
-      await Promise.all([pool.end(), genericPool?.end()]);
+      await Promise.all([pool.end(), genericPlans.close()]);
     },
   };
 }

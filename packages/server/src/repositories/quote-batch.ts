@@ -148,7 +148,7 @@ export async function insertQuoteBatch(
   const rows = await db.query<Generated & { counts: number[]; stored_already: boolean; notified: unknown }>(
     INSERT_BATCH,
     [scope.orgId, scope.mode, now, JSON.stringify(input)],
-    { genericPlan: true },
+    { genericPlan: true, lane: `${scope.orgId}:${scope.mode}` },
   );
   return new Map(
     rows.map(({ notified: _notified, counts, stored_already, ...generated }) => [

@@ -141,38 +141,61 @@ describe('QuoteWriter', () => {
   });
 
   it.runIf(inject('testDb') === 'postgres')(
-    'on PostgreSQL, starts a second statement while one is under way once 16 creations wait: every quote once, folios without gap, coupon uses exact',
+    'on PostgreSQL, sends a second statement behind the one under way once 5 creations wait: every quote once, folios without gap in arrival order, coupon uses exact',
     async () => {
       const usesBefore = await couponUses();
-      /** Creations called at once, through a writer of their own. */
-      const writeAtOnce = async (name: string, n: number, withCoupon: (i: number) => boolean) => {
+      /**
+       * Creations called at once, through a writer of their own: by the batch statement even the
+       * first (as the widget's are), or the first on its own and the others after it.
+       */
+      const writeAtOnce = async (
+        name: string,
+        n: number,
+        withCoupon: (i: number) => boolean,
+        batched = true,
+      ) => {
         const { db, statements, mostAtOnce } = counting(t.db);
         const writer = new QuoteWriter(db);
         const rows = await Promise.all(
-          Array.from({ length: n }, (_, i) =>
-            writer.insert(quote(`${name}-${i}`, withCoupon(i)), lines(), {
-              now: new Date(),
-              eventData: {},
-              coupon: withCoupon(i) ? couponTerms : null,
-              couponLimited: false,
-            }),
-          ),
+          Array.from({ length: n }, (_, i) => {
+            const coupon = withCoupon(i) ? couponTerms : null;
+            const notas = `${name}-${i}`;
+            return batched
+              ? writer
+                  .insertFromMemory(
+                    { quote: quote(notas, coupon !== null), items: lines(), eventData: {}, coupon },
+                    new Date(),
+                  )
+                  .then((outcome) => outcome.row)
+              : writer.insert(quote(notas, coupon !== null), lines(), {
+                  now: new Date(),
+                  eventData: {},
+                  coupon,
+                  couponLimited: false,
+                });
+          }),
         );
         return { rows, counted: [statements(), mostAtOnce()] };
       };
-      // Fifteen wait for the first: still one statement at a time.
-      const few = await writeAtOnce('pocos', 16, (i) => i % 2 === 0);
+      // The first under way alone, four wait for it: still one statement at a time.
+      const few = await writeAtOnce('pocos', 5, (i) => i % 2 === 0);
       expect(few.counted).toEqual([2, 1]);
-      // Forty wait for the first: the sixteenth starts a second statement beside it.
-      const many = await writeAtOnce('muchos', 41, (i) => i % 3 === 0);
+      // The fifth to wait sends its statement at once, behind the first, on its connection; the
+      // other two wait for the first to end.
+      const many = await writeAtOnce('muchos', 8, (i) => i % 3 === 0);
       expect(many.counted).toEqual([3, 2]);
-      const rows = [...few.rows, ...many.rows];
-      const folios = rows.map(folioNumber).sort((a, b) => a - b);
+      // A creation written on its own (by insertQuote, on another connection) has nothing sent
+      // behind it: the 40 that wait for it are written together after it.
+      const behindOne = await writeAtOnce('tras-uno', 41, (i) => i % 4 === 0, false);
+      expect(behindOne.counted).toEqual([2, 1]);
+      // One connection runs a lane's statements in the order sent: the folios follow the calls.
+      const rows = [...few.rows, ...many.rows, ...behindOne.rows];
+      const folios = rows.map(folioNumber);
       expect(folios).toEqual(folios.map((_, i) => folios[0]! + i));
       for (const row of rows) {
         expect(row).toEqual(await findQuote(t.db, { orgId: t.seed.org.id, mode: 'test' }, row!.id));
       }
-      expect(await couponUses()).toBe(usesBefore + 8 + 14);
+      expect(await couponUses()).toBe(usesBefore + 3 + 3 + 11);
     },
   );
 

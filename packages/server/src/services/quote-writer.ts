@@ -46,8 +46,8 @@ interface Waiting {
  * same folio counter row, so they are written one after another anyway: while one statement is
  * under way, the creations that arrive meanwhile wait here and are then written together, in one
  * statement ({@link insertQuoteBatch}), rather than each queueing for the lock in a statement of
- * its own. On PostgreSQL, when many wait, a second statement starts beside the first and queues
- * for its locks in the database ({@link pipelineDepth}). Alone, a creation is written at once by
+ * its own. On PostgreSQL, when several wait, a second statement is sent behind the first, on the
+ * same connection, and runs as soon as the first commits ({@link pipelineDepth}). Alone, a creation is written at once by
  * {@link insertQuote}, as without the writer; a creation priced from memory
  * ({@link QuoteWriter.insertFromMemory}) always by the batch statement, which checks what it was
  * priced with.
@@ -98,7 +98,7 @@ export class QuoteWriter {
         this.#wait(key, { quote: batched, now: options.now, fromMemory: false, resolve, reject }),
       ).then((outcome) => outcome.row);
     }
-    this.#lanes.set(key, { waiting: [], writes: 1 });
+    this.#lanes.set(key, { waiting: [], writes: 1, alone: true });
     try {
       return await insertQuote(this.#db, quote, items, options);
     } finally {
@@ -150,7 +150,7 @@ export class QuoteWriter {
   #wait(key: string, waiting: Waiting): void {
     let lane = this.#lanes.get(key);
     if (!lane) {
-      lane = { waiting: [], writes: 0 };
+      lane = { waiting: [], writes: 0, alone: false };
       this.#lanes.set(key, lane);
     }
     lane.waiting.push(waiting);
@@ -161,7 +161,9 @@ export class QuoteWriter {
   #start(key: string, lane: Lane): void {
     while (this.#mayStart(lane)) {
       lane.writes++;
-      void this.#write(lane.waiting.splice(0, MAX_BATCH)).finally(() => this.#written(key));
+      const batch = lane.waiting.splice(0, MAX_BATCH);
+      lane.alone = !inBatchStatement(batch);
+      void this.#write(batch).finally(() => this.#written(key));
     }
     if (lane.writes === 0) this.#lanes.delete(key);
   }
@@ -170,7 +172,8 @@ export class QuoteWriter {
   #mayStart(lane: Lane): boolean {
     if (lane.waiting.length === 0) return false;
     if (lane.writes === 0) return true;
-    return lane.writes < this.#depth && lane.waiting.length >= SECOND_WRITE_AFTER;
+    // Only behind a batch statement, on the lane's connection, does a second one keep their order.
+    return !lane.alone && lane.writes < this.#depth && lane.waiting.length >= SECOND_WRITE_AFTER;
   }
 
   /** A write of the lane ended: start the next. */
@@ -196,7 +199,7 @@ export class QuoteWriter {
 
   async #write(batch: Waiting[]): Promise<void> {
     let outcomes = new Map<string, BatchOutcome>();
-    if (batch.length > 1 || batch[0]!.fromMemory || batch[0]!.idempotent) {
+    if (inBatchStatement(batch)) {
       const { org_id, mode } = batch[0]!.quote.quote;
       try {
         outcomes = await insertQuoteBatch(
@@ -274,34 +277,40 @@ async function nextTurns(turns: number): Promise<void> {
   for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Whether a batch is written by the batch statement, rather than a lone creation by {@link insertQuote}. */
+function inBatchStatement(batch: Waiting[]): boolean {
+  return batch.length > 1 || batch[0]!.fromMemory || batch[0]!.idempotent === true;
+}
+
 interface Lane {
   waiting: Waiting[];
+  /** The last write started is a lone creation's, on a connection of the pool, not the lane's. */
+  alone: boolean;
   /** Statements under way. */
   writes: number;
 }
 
 /**
- * On PostgreSQL, up to two statements of a lane are under way at once, on two connections, as
- * two processes' would be. The second is parsed, started and reads its inputs while the first
- * runs, waits in PostgreSQL for the first's locks (rate counters, coupon, folio counter), and
- * commits right after it; meanwhile the server answers the first's requests and reads new ones,
- * instead of the database waiting for that. Folios stay consecutive, and a creation that arrives
- * after another was answered still gets the higher folio (its statement starts after the other's
- * committed); two creations under way at once have no order between them to keep.
- * PGlite runs one statement at a time, in this thread.
+ * On PostgreSQL, up to two statements of a lane are under way at once: the second is sent on the
+ * first's connection, pipelined (its lane's, db/pipelines.ts), so PostgreSQL runs it the moment
+ * the first commits, while this process is still reading the first's answer and replying. Folios
+ * stay consecutive and in arrival order: one connection runs a lane's statements in the order they
+ * were sent. PGlite runs one statement at a time, in this thread.
  */
 function pipelineDepth(db: Database): number {
   return db.kind === 'pglite' ? 1 : 2;
 }
 
 /**
- * A second statement starts only when this many creations wait: a statement costs PostgreSQL
- * ~0.6 ms besides ~0.23 ms a quote, so splitting fewer into two batches costs more than the overlap
- * gains. At 10 connections (never 16 waiting), two statements whenever anything waited raised
- * PostgreSQL's CPU a submission by a third and did not add throughput; at 50 connections, 16 or
- * more wait and the second statement added 5–27 % (docs/performance.md, stop 31).
+ * A second statement is sent only when this many creations wait. It costs PostgreSQL ~0.6 ms
+ * besides ~0.2 ms a quote, and saves its quotes the wait for the first's answer: ~2.5 ms on this
+ * 2-core machine at 10 connections, most of it the backend and this process waiting for a core
+ * (docs/performance.md). With one or two it split batches and cost more than it saved; at 5 the
+ * widget's submissions settled in statements of five, one written while the other is answered:
+ * at 10 connections 1,880–2,371 a second against 1,341–1,522 with one statement at a time; at 50,
+ * +13 % (stop 41, alternating loads; 3, 4, 6 and 8 did less).
  */
-const SECOND_WRITE_AFTER = 16;
+const SECOND_WRITE_AFTER = 5;
 
 const queueKey = (quote: NewQuote) => `${quote.org_id}:${quote.mode}`;
 
