@@ -62,6 +62,12 @@ export interface StoredResponse {
   folioToken: string;
 }
 
+/**
+ * The lane of an organization's creations in one mode: its batch statements take one connection
+ * and run in the order sent (`QueryOptions.lane`), and the quote writer queues them by it.
+ */
+export const creationLane = (orgId: string, mode: string) => `${orgId}:${mode}`;
+
 /** The primary key a stored response breaks when a duplicate's response was stored first. */
 export const STORED_RESPONSE_KEY = 'idempotency_keys_pkey';
 
@@ -148,7 +154,7 @@ export async function insertQuoteBatch(
   const rows = await db.query<Generated & { counts: number[]; stored_already: boolean; notified: unknown }>(
     INSERT_BATCH,
     [scope.orgId, scope.mode, now, JSON.stringify(input)],
-    { genericPlan: true, lane: `${scope.orgId}:${scope.mode}` },
+    { genericPlan: true, lane: creationLane(scope.orgId, scope.mode) },
   );
   return new Map(
     rows.map(({ notified: _notified, counts, stored_already, ...generated }) => [

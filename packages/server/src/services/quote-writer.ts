@@ -4,6 +4,7 @@ import { StoredMeanwhile } from '../middleware/idempotency-batched.js';
 import {
   type BatchedQuote,
   type BatchOutcome,
+  creationLane,
   insertQuoteBatch,
   STORED_RESPONSE_KEY,
 } from '../repositories/quote-batch.js';
@@ -47,10 +48,10 @@ interface Waiting {
  * under way, the creations that arrive meanwhile wait here and are then written together, in one
  * statement ({@link insertQuoteBatch}), rather than each queueing for the lock in a statement of
  * its own. On PostgreSQL, when several wait, a second statement is sent behind the first, on the
- * same connection, and runs as soon as the first commits ({@link pipelineDepth}). Alone, a creation is written at once by
- * {@link insertQuote}, as without the writer; a creation priced from memory
- * ({@link QuoteWriter.insertFromMemory}) always by the batch statement, which checks what it was
- * priced with.
+ * same connection, and runs as soon as the first commits ({@link pipelineDepth}). Alone, a
+ * creation is written at once by {@link insertQuote}, as without the writer; a creation priced
+ * from memory ({@link QuoteWriter.insertFromMemory}) always by the batch statement, which checks
+ * what it was priced with.
  *
  * Nothing changes for the caller: the promise settles once its quote committed (or failed), with
  * the same result {@link insertQuote} gives. A quote the batch leaves out (its coupon changed
@@ -312,7 +313,7 @@ function pipelineDepth(db: Database): number {
  */
 const SECOND_WRITE_AFTER = 5;
 
-const queueKey = (quote: NewQuote) => `${quote.org_id}:${quote.mode}`;
+const queueKey = (quote: NewQuote) => creationLane(quote.org_id, quote.mode);
 
 const writers = new WeakMap<Database, QuoteWriter>();
 
