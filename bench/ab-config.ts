@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, ROOT } from '../test/support/processes.js';
 import { cpuOf } from './process-cpu.js';
-import { start } from './support.js';
+import { bodiesUnread, start } from './support.js';
 
 /** What Chromium sends with a fetch: the widget's configuration request is one. */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
@@ -121,10 +121,10 @@ async function load(
   pid: number,
   headers: Record<string, string> = {},
 ): Promise<Load> {
-  await autocannon({ url, connections, duration: warmup, headers });
+  await autocannon({ url, connections, duration: warmup, headers, ...bodiesUnread({}) });
   const cpu = cpuOf(pid);
   const client = process.cpuUsage();
-  const r = await autocannon({ url, connections, duration: seconds, headers });
+  const r = await autocannon({ url, connections, duration: seconds, headers, ...bodiesUnread({}) });
   const cpuUs = Math.round((cpuOf(pid) - cpu) / r.requests.total);
   const used = process.cpuUsage(client);
   const clientUs = Math.round((used.user + used.system) / r.requests.total);

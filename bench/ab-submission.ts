@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, ROOT } from '../test/support/processes.js';
-import { type Seed, start, widgetSubmissions } from './support.js';
+import { bodiesUnread, type Seed, start, widgetSubmissions } from './support.js';
 
 const baseRoot = process.argv[2]!;
 const nextUrl = process.env.TEST_PG_URL!;
@@ -43,8 +43,8 @@ async function server(root: string, url: string, db: string) {
 }
 
 async function load(target: string, connections: number, options: Partial<autocannon.Options> = {}) {
-  await autocannon({ url: target, connections, duration: 2, ...options });
-  const r = await autocannon({ url: target, connections, duration: seconds, ...options });
+  await autocannon({ url: target, connections, duration: 2, ...bodiesUnread(options) });
+  const r = await autocannon({ url: target, connections, duration: seconds, ...bodiesUnread(options) });
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx };
 }
 

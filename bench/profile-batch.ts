@@ -38,7 +38,10 @@ const db = await openDatabase(
   databaseUrl ? { databaseUrl } : { dataDir: mkdtempSync(join(tmpdir(), 'svc-profile-batch-')) },
 );
 const seed = await seedDemo(db, readCatalog(DEFAULT_CATALOG), { origins: [] });
-if (process.env.PROFILE_SQL) await db.query(process.env.PROFILE_SQL);
+// One statement at a time: PGlite's query takes one.
+for (const statement of (process.env.PROFILE_SQL ?? '').split(';').filter((s) => s.trim())) {
+  await db.query(statement);
+}
 const orgId = seed.org.id;
 const [laptop] = await db.query<{ id: string; version: string }>(
   "SELECT id, xmin::text AS version FROM products WHERE org_id = $1 AND mode = 'test' AND sku = 'LAP-14'",

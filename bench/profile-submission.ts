@@ -11,8 +11,8 @@
 //                          the cluster's log
 //   PROFILE_LOG=1          PostgreSQL: every statement's bind and execute times to the cluster's log
 //                          (log_min_duration_statement = 0)
-//   PROFILE_SQL="…"        PostgreSQL: SQL run on the seeded database before the server starts, for
-//                          what-ifs (e.g. dropping a constraint)
+//   PROFILE_SQL="…"        SQL run on the seeded database before the server starts, for what-ifs
+//                          (e.g. dropping a constraint), on either database
 //   PROFILE_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"   flags for the server's node
 //   PROFILE_TARGET=bare    the bench's ceiling instead (bench/baseline.ts, POST /bare-tx, on the
 //                          same seeded database), measured the same way: the CPU budget beside it
@@ -22,12 +22,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, ROOT } from '../test/support/processes.js';
 import { invoicePairs } from './invoices.js';
 import { cpuOf, postgresCpu } from './process-cpu.js';
-import { type Seed, start, widgetSubmissions } from './support.js';
+import { bodiesUnread, type Seed, start, widgetSubmissions } from './support.js';
 
 const adminUrl = process.env.TEST_PG_URL!;
 const onPglite = process.env.PROFILE_DB === 'pglite';
@@ -66,7 +67,11 @@ if (process.env.PROFILE_EXPLAIN && !onPglite) {
     await admin.query(`ALTER DATABASE profile_submission SET ${setting}`);
   }
 }
-if (process.env.PROFILE_SQL && !onPglite) {
+if (process.env.PROFILE_SQL && onPglite) {
+  const whatIf = await PGlite.create(join(env.DATA_DIR!, 'pglite'));
+  await whatIf.exec(process.env.PROFILE_SQL);
+  await whatIf.close();
+} else if (process.env.PROFILE_SQL) {
   const whatIf = new pg.Client(databaseUrl);
   await whatIf.connect();
   await whatIf.query(process.env.PROFILE_SQL);
@@ -106,7 +111,7 @@ const submissions = (): Partial<autocannon.Options> =>
 const stats = new pg.Client(onPglite ? adminUrl : databaseUrl);
 await stats.connect();
 try {
-  await autocannon({ url: target, connections, duration: 2, ...submissions() }); // warm-up
+  await autocannon({ url: target, connections, duration: 2, ...bodiesUnread(submissions()) }); // warm-up
   if (process.env.PROFILE_STATEMENTS && !onPglite) {
     await stats.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await stats.query('SELECT pg_stat_statements_reset()');
@@ -120,7 +125,12 @@ try {
       self: process.cpuUsage(),
       machine: machine(),
     };
-    const result = await autocannon({ url: target, connections, duration: seconds, ...submissions() });
+    const result = await autocannon({
+      url: target,
+      connections,
+      duration: seconds,
+      ...bodiesUnread(submissions()),
+    });
     const self = process.cpuUsage(before.self);
     const after = { server: cpuOf(server.pid!), postgres: postgresCpu(), machine: machine() };
     const n = result.requests.total;

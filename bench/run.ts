@@ -12,6 +12,7 @@ import { launchChromium } from '../test/support/browser.js';
 import { cli, freePort, ROOT } from '../test/support/processes.js';
 import { BUDGETS, enforceBudgets } from './budgets.js';
 import { COLLECTIONS_P99_MS, invoicePairs, OPEN_INVOICES, seedReceivables } from './invoices.js';
+import { bodiesUnread } from './support.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -58,8 +59,8 @@ async function load(
   // Untimed seconds first, so that every route, ceilings included, is measured warm (JIT, caches,
   // connection pool). One second is enough for a bare route; a creation runs through enough
   // code (Hono, validation, pricing, the driver) that V8 was still compiling it seconds later.
-  await autocannon({ url, connections, duration: WARMUP, ...options });
-  const result = await autocannon({ url, connections, duration: DURATION, ...options });
+  await autocannon({ url, connections, duration: WARMUP, ...bodiesUnread(options) });
+  const result = await autocannon({ url, connections, duration: DURATION, ...bodiesUnread(options) });
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
