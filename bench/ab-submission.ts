@@ -71,8 +71,8 @@ try {
       const ceiling = await bareLoad(nextCeiling.url, connections);
       const before_ceiling =
         baseCeiling === nextCeiling ? ceiling : await bareLoad(baseCeiling.url, connections);
-      const before = await load(base.url, connections, widgetSubmissions(base.seed));
-      const after = await load(next.url, connections, widgetSubmissions(next.seed));
+      const before = await load(base.url, connections, widgetSubmissions(base.seed, connections, seconds));
+      const after = await load(next.url, connections, widgetSubmissions(next.seed, connections, seconds));
       console.log(
         JSON.stringify({
           connections,

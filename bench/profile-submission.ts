@@ -19,6 +19,7 @@
 //   PROFILE_TARGET=invoices  the bench's invoice pairs instead (POST /facturas + finalize, sandbox
 //                          stamping; "submission" is then one request, half an invoice)
 import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,7 +107,7 @@ const submissions = (): Partial<autocannon.Options> =>
     ? { method: 'POST' }
     : invoices
       ? invoicePairs(seed.keys.sk_test_write, randomUUID)
-      : widgetSubmissions(seed, 1500);
+      : widgetSubmissions(seed, connections, seconds);
 
 const stats = new pg.Client(onPglite ? adminUrl : databaseUrl);
 await stats.connect();
@@ -125,12 +126,17 @@ try {
       self: process.cpuUsage(),
       machine: machine(),
     };
-    const result = await autocannon({
+    const running = autocannon({
       url: target,
       connections,
       duration: seconds,
       ...bodiesUnread(submissions()),
     });
+    // Its own CPU from the start of the load, not from building each connection's requests.
+    (running as unknown as EventEmitter).once('start', () => {
+      before.self = process.cpuUsage();
+    });
+    const result = await running;
     const self = process.cpuUsage(before.self);
     const after = { server: cpuOf(server.pid!), postgres: postgresCpu(), machine: machine() };
     const n = result.requests.total;
