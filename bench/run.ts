@@ -12,7 +12,7 @@ import { launchChromium } from '../test/support/browser.js';
 import { cli, freePort, ROOT } from '../test/support/processes.js';
 import { BUDGETS, enforceBudgets } from './budgets.js';
 import { COLLECTIONS_P99_MS, invoicePairs, OPEN_INVOICES, seedReceivables } from './invoices.js';
-import { bodiesUnread } from './support.js';
+import { bodiesUnread, distinctPerConnection } from './support.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -95,14 +95,9 @@ const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 /** Requests built for each connection of a load, each from its own client address. */
 const REQUESTS_PER_CONNECTION = 1000;
-/**
- * The widget's submissions built for each connection: none may be sent twice, since a repeated
- * `Idempotency-Key` is answered from its stored response, far cheaper than a creation. Enough for
- * 8,000 a second (twice the fastest ceiling measured here) over the longer of warm-up and load.
- * Until run 33 it was 1,000, which a load of 2,500 a second at 10 connections outran by ~4 %.
- */
-const distinctPerConnection = (connections: number) =>
-  Math.ceil((8000 * Math.max(DURATION, WARMUP)) / connections);
+/** The widget's submissions built for each connection: never one twice, warm-up or load. */
+const submissionsPerConnection = (connections: number) =>
+  distinctPerConnection(connections, Math.max(DURATION, WARMUP));
 const randomIp = () =>
   `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
@@ -235,9 +230,9 @@ async function backend(kind: 'pglite' | 'postgres') {
             perClient(
               widgetSubmission,
               () => ({ 'idempotency-key': randomUUID() }),
-              distinctPerConnection(connections),
+              submissionsPerConnection(connections),
             ),
-            connections * distinctPerConnection(connections),
+            connections * submissionsPerConnection(connections),
           ),
       );
       const [ceilingPage, list] = await alternately(
