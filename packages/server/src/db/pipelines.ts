@@ -12,14 +12,13 @@ import pg from 'pg';
  * they run in the order they were sent; other lanes spread over the rest.
  */
 export class Pipelines {
-  readonly #url: string;
-  readonly #settings: string;
+  readonly #config: pg.ClientConfig;
   readonly #slots: (Promise<pg.Client> | undefined)[];
   #closing = false;
 
-  constructor(url: string, size: number, settings: string) {
-    this.#url = url;
-    this.#settings = settings;
+  /** `config` as every connection of the service is opened (postgres.ts `connectionConfig`). */
+  constructor(config: pg.ClientConfig, size: number) {
+    this.#config = config;
     this.#slots = Array.from({ length: Math.max(1, size) }, () => undefined);
   }
 
@@ -40,12 +39,7 @@ export class Pipelines {
     if (this.#closing) return Promise.reject(new Error('the database is closing'));
     const open = this.#slots[slot];
     if (open) return open;
-    const client = new pg.Client({
-      connectionString: this.#url,
-      options: this.#settings,
-      pipeline: true,
-      connectionTimeoutMillis: 5_000,
-    } as pg.ClientConfig);
+    const client = new pg.Client({ ...this.#config, pipeline: true } as pg.ClientConfig);
     const opening = client.connect().then(() => client);
     // A lost connection fails the statements under way on it (their callers write again or answer
     // with the error) and is replaced on the next statement. Without a listener, its 'error' would

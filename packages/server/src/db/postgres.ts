@@ -46,9 +46,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // planning it for each batch's values (custom plans), 1.2 of its 4 ms a batch, for the plan it
   // makes once. They run pipelined, a lane's statements on one connection (db/pipelines.ts).
   const genericPlans = new Pipelines(
-    url,
+    connectionConfig(url, '-c jit=off -c plan_cache_mode=force_generic_plan'),
     Math.min(4, options.max ?? 10),
-    '-c jit=off -c plan_cache_mode=force_generic_plan',
   );
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let listenClient: pg.PoolClient | undefined;
@@ -165,8 +164,13 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
 }
 
 /** A `pg` pool of `max` connections whose sessions start with `settings` (`-c name=value …`). */
+/** How every connection of the service is opened: its pools' and the pipelines' alike. */
+export function connectionConfig(url: string, settings: string): pg.ClientConfig {
+  return { connectionString: url, connectionTimeoutMillis: 5_000, options: settings };
+}
+
 function connectionPool(url: string, max: number, settings: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, options: settings });
+  const pool = new pg.Pool({ ...connectionConfig(url, settings), max });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', () => {});
   return pool;
