@@ -12,7 +12,7 @@ import { launchChromium } from '../test/support/browser.js';
 import { cli, freePort, ROOT } from '../test/support/processes.js';
 import { BUDGETS, enforceBudgets } from './budgets.js';
 import { COLLECTIONS_P99_MS, invoicePairs, OPEN_INVOICES, seedReceivables } from './invoices.js';
-import { bodiesUnread, distinctPerConnection } from './support.js';
+import { bodiesUnread, distinctPerConnection, randomIp } from './support.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -98,8 +98,6 @@ const REQUESTS_PER_CONNECTION = 1000;
 /** The widget's submissions built for each connection: never one twice, warm-up or load. */
 const submissionsPerConnection = (connections: number) =>
   distinctPerConnection(connections, Math.max(DURATION, WARMUP));
-const randomIp = () =>
-  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
 async function widget() {
   const bundle = readFileSync(join(ROOT, 'packages/elements/dist/svc-elements.js'));
