@@ -14,6 +14,7 @@
 //   PROFILE_SQL="…"        SQL run on the seeded database before the server starts, for what-ifs
 //                          (e.g. dropping a constraint), on either database
 //   PROFILE_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"   flags for the server's node
+//   PROFILE_SERVER_OUT=/tmp/server.out   the server's output to a file (e.g. with --trace-gc)
 //   PROFILE_TARGET=bare    the bench's ceiling instead (bench/baseline.ts, POST /bare-tx, on the
 //                          same seeded database), measured the same way: the CPU budget beside it
 //   PROFILE_TARGET=invoices  the bench's invoice pairs instead (POST /facturas + finalize, sandbox
@@ -96,6 +97,12 @@ const { child: server } = bare
       { ...env, PORT: String(port) },
       'listening on',
     );
+if (process.env.PROFILE_SERVER_OUT) {
+  const { createWriteStream } = await import('node:fs');
+  const out = createWriteStream(process.env.PROFILE_SERVER_OUT);
+  server.stdout!.pipe(out);
+  server.stderr!.pipe(out);
+}
 const invoices = process.env.PROFILE_TARGET === 'invoices';
 const target = bare
   ? `http://127.0.0.1:${port}/bare-tx`

@@ -199,6 +199,42 @@ describe('QuoteWriter', () => {
     },
   );
 
+  it.runIf(inject('testDb') === 'pglite')(
+    'on PGlite, waits for as many creations as the last statement answered before writing the next, so the first back is not written alone',
+    async () => {
+      const { db, statements } = counting(t.db);
+      const writer = new QuoteWriter(db);
+      const write = (notas: string) =>
+        writer
+          .insertFromMemory({ quote: quote(notas), items: lines(), eventData: {}, coupon: null }, new Date())
+          .then((outcome) => outcome.row);
+      const turns = (n: number) =>
+        Promise.all([]).then(async () => {
+          for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+        });
+      // The first alone, the four that arrive meanwhile together: the last statement answered four.
+      const first = await Promise.all(
+        ['vuelta-0', 'vuelta-1', 'vuelta-2', 'vuelta-3', 'vuelta-4'].map(write),
+      );
+      expect(statements()).toBe(2);
+      // Their clients come back one after another, three turns of the event loop apart: without
+      // the wait, the first back would be written two turns after the last statement, alone.
+      const again: Promise<QuoteRow | undefined>[] = [];
+      for (let i = 0; i < 4; i++) {
+        again.push(write(`vuelta-${5 + i}`));
+        await turns(3);
+      }
+      const rows = [...first, ...(await Promise.all(again))];
+      expect(statements()).toBe(3);
+      const folios = rows.map(folioNumber);
+      expect(folios).toEqual(folios.map((_, i) => folios[0]! + i));
+      // Fewer than that come back: the next statement waits only a few milliseconds for the rest.
+      const late = await write('vuelta-sola');
+      expect(statements()).toBe(4);
+      expect(folioNumber(late)).toBe(folios.at(-1)! + 1);
+    },
+  );
+
   it('leaves a quote whose coupon changed since it was read to be written on its own, which refuses it', async () => {
     const { db, statements } = counting(t.db);
     const writer = new QuoteWriter(db);
