@@ -103,7 +103,7 @@ export class QuoteWriter {
     try {
       return await insertQuote(this.#db, quote, items, options);
     } finally {
-      void this.#written(key);
+      void this.#written(key, 1);
     }
   }
 
@@ -179,7 +179,7 @@ export class QuoteWriter {
   }
 
   /** A write of the lane ended, with `answered` creations: start the next. */
-  async #written(key: string, answered = 1): Promise<void> {
+  async #written(key: string, answered: number): Promise<void> {
     const lane = this.#lanes.get(key)!;
     if (this.#db.kind === 'pglite') {
       // PGlite runs a statement in this thread, synchronously: the requests that arrived meanwhile
