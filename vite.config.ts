@@ -17,6 +17,14 @@ export default defineConfig({
       },
       {
         test: {
+          // The benchmark's own rules (bench/support.ts), not its figures.
+          name: 'bench',
+          include: ['bench/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['packages/server/src/**/*.test.ts'],
           environment: 'node',

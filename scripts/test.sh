@@ -28,8 +28,8 @@ step "PostgreSQL for the run"
 start_test_postgres
 trap stop_test_postgres EXIT
 
-step "unit tests and server tests on PGlite"
-TEST_DB=pglite vitest run --project core --project server
+step "unit tests, the bench's own rules and server tests on PGlite"
+TEST_DB=pglite vitest run --project core --project bench --project server
 
 step "server tests on PostgreSQL"
 TEST_DB=postgres TEST_DATABASE_URL="$TEST_PG_URL" vitest run --project server
