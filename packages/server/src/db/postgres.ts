@@ -79,7 +79,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   async function resubscribe(): Promise<void> {
     try {
       const client = await ensureListenClient();
-      for (const channel of listeners.keys()) await client.query(`LISTEN "${channel}"`);
+      // One statement for every channel: once it returns, all of them are heard again.
+      const channels = [...listeners.keys()];
+      if (channels.length > 0) await client.query(channels.map((name) => `LISTEN "${name}"`).join('; '));
+      // What the caches refilled while nothing was heard may already be stale: drop it once more,
+      // now that every later change arrives.
+      for (const set of listeners.values()) for (const handler of set) handler('');
     } catch {
       if (!closing) setTimeout(() => void resubscribe(), 1_000);
     }
