@@ -16,6 +16,8 @@ const driver = process.env.DATABASE_URL
   : await openPglite(`${process.env.DATA_DIR}/baseline-pglite`);
 const db = createDatabase(driver);
 await db.query('CREATE TABLE IF NOT EXISTS bench_counter (id serial PRIMARY KEY, n integer NOT NULL)');
+await db.query('CREATE TABLE IF NOT EXISTS bench_shared (id integer PRIMARY KEY, n integer NOT NULL)');
+await db.query('INSERT INTO bench_shared VALUES (1, 0) ON CONFLICT (id) DO NOTHING');
 const body = { data: { ok: true, nombre: 'Estudio Nopal', currency: 'MXN' } };
 // A JSON body of exactly n bytes, built once per size: the same payload as a measured route,
 // so its ratio shows the route's own overhead apart from the cost of sending its bytes.
@@ -44,6 +46,19 @@ const app = new Hono()
       const [updated] = await tx.query<{ n: number }>(
         'UPDATE bench_counter SET n = n + 1 WHERE id = $1 RETURNING n',
         [inserted!.id],
+      );
+      return updated;
+    });
+    return c.json({ data: row });
+  })
+  // The same transaction with one serial point, as a folio counter is: every request updates the
+  // one shared row, whose lock lasts from the UPDATE to COMMIT (a focused tool's ceiling, not the
+  // bench's: bench/profile-submission.ts PROFILE_TARGET=bare-shared).
+  .post('/bare-tx-shared', async (c) => {
+    const row = await db.transaction(async (tx) => {
+      await tx.query('INSERT INTO bench_counter (n) VALUES (1)');
+      const [updated] = await tx.query<{ n: number }>(
+        'UPDATE bench_shared SET n = n + 1 WHERE id = 1 RETURNING n',
       );
       return updated;
     });

@@ -17,6 +17,8 @@
 //   PROFILE_SERVER_OUT=/tmp/server.out   the server's output to a file (e.g. with --trace-gc)
 //   PROFILE_TARGET=bare    the bench's ceiling instead (bench/baseline.ts, POST /bare-tx, on the
 //                          same seeded database), measured the same way: the CPU budget beside it
+//   PROFILE_TARGET=bare-shared  the same with one shared row updated by every transaction, its
+//                          lock held to COMMIT as the folio counter's is: a ceiling with a serial point
 //   PROFILE_TARGET=invoices  the bench's invoice pairs instead (POST /facturas + finalize, sandbox
 //                          stamping; "submission" is then one request, half an invoice)
 import { randomUUID } from 'node:crypto';
@@ -83,7 +85,8 @@ if (process.env.PROFILE_LOG && !onPglite) {
   await admin.query('ALTER DATABASE profile_submission SET log_min_duration_statement = 0');
 }
 const port = await freePort();
-const bare = process.env.PROFILE_TARGET === 'bare';
+const shared = process.env.PROFILE_TARGET === 'bare-shared';
+const bare = process.env.PROFILE_TARGET === 'bare' || shared;
 const { child: server } = bare
   ? await start(
       ROOT,
@@ -105,7 +108,7 @@ if (process.env.PROFILE_SERVER_OUT) {
 }
 const invoices = process.env.PROFILE_TARGET === 'invoices';
 const target = bare
-  ? `http://127.0.0.1:${port}/bare-tx`
+  ? `http://127.0.0.1:${port}/${shared ? 'bare-tx-shared' : 'bare-tx'}`
   : invoices
     ? `http://127.0.0.1:${port}`
     : `http://127.0.0.1:${port}/api/v1/cotizaciones`;
@@ -150,7 +153,13 @@ try {
     console.log(
       JSON.stringify({
         database: onPglite ? 'pglite' : 'postgres',
-        target: bare ? 'bare 4-statement tx' : invoices ? 'invoice pairs (requests)' : 'widget submission',
+        target: shared
+          ? 'bare 4-statement tx, one shared row'
+          : bare
+            ? 'bare 4-statement tx'
+            : invoices
+              ? 'invoice pairs (requests)'
+              : 'widget submission',
         connections,
         ...(rounds > 1 ? { round: round + 1 } : {}),
         rps: Math.round(result.requests.average),
