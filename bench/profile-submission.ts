@@ -85,8 +85,13 @@ if (process.env.PROFILE_LOG && !onPglite) {
   await admin.query('ALTER DATABASE profile_submission SET log_min_duration_statement = 0');
 }
 const port = await freePort();
-const shared = process.env.PROFILE_TARGET === 'bare-shared';
-const bare = process.env.PROFILE_TARGET === 'bare' || shared;
+/** The ceilings of bench/baseline.ts this tool can load instead: their route and their name. */
+const CEILINGS: Record<string, { route: string; name: string }> = {
+  bare: { route: 'bare-tx', name: 'bare 4-statement tx' },
+  'bare-shared': { route: 'bare-tx-shared', name: 'bare 4-statement tx, one shared row' },
+};
+const ceiling = CEILINGS[process.env.PROFILE_TARGET ?? ''];
+const bare = ceiling !== undefined;
 const { child: server } = bare
   ? await start(
       ROOT,
@@ -108,7 +113,7 @@ if (process.env.PROFILE_SERVER_OUT) {
 }
 const invoices = process.env.PROFILE_TARGET === 'invoices';
 const target = bare
-  ? `http://127.0.0.1:${port}/${shared ? 'bare-tx-shared' : 'bare-tx'}`
+  ? `http://127.0.0.1:${port}/${ceiling.route}`
   : invoices
     ? `http://127.0.0.1:${port}`
     : `http://127.0.0.1:${port}/api/v1/cotizaciones`;
@@ -153,13 +158,7 @@ try {
     console.log(
       JSON.stringify({
         database: onPglite ? 'pglite' : 'postgres',
-        target: shared
-          ? 'bare 4-statement tx, one shared row'
-          : bare
-            ? 'bare 4-statement tx'
-            : invoices
-              ? 'invoice pairs (requests)'
-              : 'widget submission',
+        target: ceiling?.name ?? (invoices ? 'invoice pairs (requests)' : 'widget submission'),
         connections,
         ...(rounds > 1 ? { round: round + 1 } : {}),
         rps: Math.round(result.requests.average),

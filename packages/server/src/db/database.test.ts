@@ -178,8 +178,8 @@ describe('change notifications', () => {
       expect(before).toBeDefined();
       await db.query('SELECT pg_terminate_backend($1)', [before!.pid]);
       const dropAll = () => heard.filter((payload) => payload === '').length;
-      // Told to drop everything while disconnected, and once more when listening again (what was
-      // cached while deaf may be stale), only then on every channel at once.
+      // Told to drop everything once disconnected, and again once listening on every channel anew
+      // (what the caches refilled while nothing was heard may be stale).
       await until(async () => dropAll() >= 1, 'the empty "drop everything" message');
       await until(async () => dropAll() >= 2, 'the second "drop everything", once listening again');
       const [after] = await listeners();

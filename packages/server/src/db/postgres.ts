@@ -52,6 +52,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let listenClient: pg.PoolClient | undefined;
   let closing = false;
+  /** Tells every handler, with an empty payload, to drop all it caches: changes may have been missed. */
+  const dropEverything = () => {
+    for (const set of listeners.values()) for (const handler of set) handler('');
+  };
 
   async function ensureListenClient(): Promise<pg.PoolClient> {
     if (listenClient) return listenClient;
@@ -69,7 +73,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       // so caches can drop everything rather than serve stale entries.
       if (listenClient === client) listenClient = undefined;
       client.release(true);
-      for (const set of listeners.values()) for (const handler of set) handler('');
+      dropEverything();
       if (!closing) setTimeout(() => void resubscribe(), 500);
     });
     listenClient = client;
@@ -84,7 +88,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       if (channels.length > 0) await client.query(channels.map((name) => `LISTEN "${name}"`).join('; '));
       // What the caches refilled while nothing was heard may already be stale: drop it once more,
       // now that every later change arrives.
-      for (const set of listeners.values()) for (const handler of set) handler('');
+      dropEverything();
     } catch {
       if (!closing) setTimeout(() => void resubscribe(), 1_000);
     }
