@@ -12,7 +12,7 @@ import { launchChromium } from '../test/support/browser.js';
 import { cli, freePort, ROOT } from '../test/support/processes.js';
 import { BUDGETS, enforceBudgets } from './budgets.js';
 import { COLLECTIONS_P99_MS, invoicePairs, OPEN_INVOICES, seedReceivables } from './invoices.js';
-import { bodiesUnread, distinctPerConnection, randomIp } from './support.js';
+import { assertNoneRepeated, bodiesUnread, distinctPerConnection, randomIp } from './support.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -63,9 +63,7 @@ async function load(
   // code (Hono, validation, pricing, the driver) that V8 was still compiling it seconds later.
   await autocannon({ url, connections, duration: WARMUP, ...bodiesUnread(options) });
   const result = await autocannon({ url, connections, duration: DURATION, ...bodiesUnread(options) });
-  // autocannon starts a connection's requests over once it has sent them all.
-  if (distinct !== undefined && result.requests.total > distinct)
-    throw new Error(`${url}: ${result.requests.total} requests sent, only ${distinct} distinct ones built`);
+  assertNoneRepeated(url, result.requests.total, distinct);
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,

@@ -1,12 +1,19 @@
 // The bench's own rules, checked because a silent break would skew every figure: the widget's
 // submissions must never repeat within a load (a repeated Idempotency-Key is replayed, far cheaper
 // than a creation), and `bodiesUnread` must keep counting responses while it patches autocannon's
-// internals (an autocannon upgrade could move them).
+// internals (an autocannon upgrade could move them), and a load that outran the requests built
+// for it must fail rather than measure replays.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodiesUnread, distinctPerConnection, type Seed, widgetSubmissions } from './support.js';
+import {
+  assertNoneRepeated,
+  bodiesUnread,
+  distinctPerConnection,
+  type Seed,
+  widgetSubmissions,
+} from './support.js';
 
 const seed: Seed = {
   keys: { pk_test: 'pk_test_bench', sk_test_write: 'sk_test_bench' },
@@ -92,5 +99,57 @@ describe('bodiesUnread', () => {
     const onResponse = () => {};
     const options = { requests: [{ onResponse }] };
     expect(bodiesUnread(options)).toBe(options);
+  });
+});
+
+describe('assertNoneRepeated', () => {
+  let server: Server;
+  let url: string;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        received.push(body);
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  /** A load of `amount` requests over 2 connections, each given 3 distinct bodies. */
+  async function loadOf(amount: number) {
+    received.length = 0;
+    let next = 0;
+    const result = await autocannon({
+      url,
+      connections: 2,
+      amount,
+      method: 'POST',
+      setupClient: (client) =>
+        client.setRequests(Array.from({ length: 3 }, () => ({ method: 'POST', body: `request ${next++}` }))),
+    });
+    return result.requests.total;
+  }
+
+  it('fails a load that sent a request twice, as autocannon does once it runs out', async () => {
+    const sent = await loadOf(20);
+    // The premise: past its 3 requests a connection starts them over.
+    expect(new Set(received).size).toBe(6);
+    expect(received.length).toBe(20);
+    expect(() => assertNoneRepeated(url, sent, 6)).toThrow(
+      `${url}: 20 requests sent, only 6 distinct ones built`,
+    );
+  });
+
+  it('passes a load that sent each request once, and one with no limit to keep', async () => {
+    const sent = await loadOf(6);
+    expect(new Set(received).size).toBe(6);
+    expect(() => assertNoneRepeated(url, sent, 6)).not.toThrow();
+    expect(() => assertNoneRepeated(url, sent, undefined)).not.toThrow();
   });
 });

@@ -51,6 +51,16 @@ export const distinctPerConnection = (connections: number, seconds: number) =>
   Math.ceil((8000 * seconds) / connections);
 
 /**
+ * Throws when a load sent more requests than it was given distinct ones. autocannon starts a
+ * connection's requests over once it has sent them all, so a load that outran what was built would
+ * send an `Idempotency-Key` twice and measure its replay, not a creation.
+ */
+export function assertNoneRepeated(url: string, sent: number, distinct: number | undefined): void {
+  if (distinct !== undefined && sent > distinct)
+    throw new Error(`${url}: ${sent} requests sent, only ${distinct} distinct ones built`);
+}
+
+/**
  * The widget's submissions as bench/run.ts sends them: the LAP-14 basket, BIENVENIDA10, a new
  * client and an `Idempotency-Key` each, never one twice in a load of `seconds`.
  */
