@@ -57,7 +57,7 @@ export function sellerDemoRoutes(deps: AppDeps) {
     return c.html(
       html`<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Vendedor · Estudio Nopal</title><link rel="stylesheet" href="/demo/demo.css"></head>
-<body><header class="site"><a class="brand" href="/">🌵 Estudio Nopal</a><nav><a href="/">Tienda</a><a href="/demo/spa/">SPA</a><a href="/docs/api">API</a></nav></header>
+<body><header class="site"><a class="brand" href="/"><span aria-hidden="true">🌵</span> Estudio Nopal</a><nav><a href="/">Tienda</a><a href="/demo/spa/">SPA</a><a href="/docs/api">API</a></nav></header>
 <main><h1>Cotizaciones recientes (modo de prueba)</h1>
 ${notice ? html`<p class="status" role="status">${notice}</p>` : ''}
 <table class="quotes" id="quotes"><thead><tr><th>Folio</th><th>Cliente</th><th>Estado</th><th>Total</th><th>Acciones</th><th>Enlace</th><th>Conversación</th></tr></thead><tbody>

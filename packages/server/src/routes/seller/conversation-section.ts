@@ -56,7 +56,7 @@ export function sellerConversationRoutes(deps: AppDeps, seller: () => Promise<Ke
     return c.html(
       html`<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${quote.folio} · Vendedor</title><link rel="stylesheet" href="/demo/demo.css"></head>
-<body><header class="site"><a class="brand" href="/">🌵 Estudio Nopal</a><nav><a href="/demo/seller">Vendedor</a><a href="/docs/api">API</a></nav></header>
+<body><header class="site"><a class="brand" href="/"><span aria-hidden="true">🌵</span> Estudio Nopal</a><nav><a href="/demo/seller">Vendedor</a><a href="/docs/api">API</a></nav></header>
 <main><h1>${quote.folio} · ${quote.cliente} · ${labelOf(QUOTE_STATUS_LABEL, quote.status)}</h1>
 ${notice ? html`<p class="status" role="status">${notice}</p>` : ''}
 <table class="quotes"><thead><tr><th>Línea</th><th>Cantidad</th><th>Precio</th><th>Importe</th></tr></thead><tbody>
