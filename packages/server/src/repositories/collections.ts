@@ -36,14 +36,16 @@ const termDays = (code: string) => `CASE WHEN ${code} LIKE 'net%' THEN substr(${
 /**
  * The receivable documents, one row each (`cliente_id`, `moneda`, `saldo`, `vence`): approved
  * quotes with a balance (an invoiced quote is `invoiced`, so these have no invoice), due on their
- * approval date plus the client's payment terms; and open and uncollectible invoices, due on their
+ * approval date plus the terms the quote gives the client (its `terminos`: the client's unless the
+ * quote was given others; the client's own when it has none), as its `calendario` and its invoice
+ * date it; and open and uncollectible invoices, due on their
  * `vence`, owing what neither payments nor credit notes covered (read from the partial index
  * `invoices_receivable_by_client` alone). `$1` org, `$2` mode; `filters` are conditions on
  * `{t}.cliente_id` and `{t}.moneda`, the same for each part.
  */
 export const receivableDocuments = (filters: string) => `
   SELECT q.cliente_id, q.moneda, q.total - q.pagado AS saldo,
-    (q.approved_at AT TIME ZONE 'UTC')::date + ${termDays('coalesce(c.terminos, q.terminos_codigo)')} AS vence
+    (q.approved_at AT TIME ZONE 'UTC')::date + ${termDays('coalesce(q.terminos_codigo, c.terminos)')} AS vence
   FROM quotes q JOIN clients c ON c.id = q.cliente_id
   WHERE q.org_id = $1 AND q.mode = $2 AND q.status = 'approved' AND q.total > q.pagado${filters.replaceAll('{t}', 'q')}
   UNION ALL

@@ -1112,6 +1112,33 @@ describe('the CFDI of a Mexican invoice (Anexo 20)', () => {
     }
   });
 
+  it('counts its due date, its payments and its overdue day on the same local calendar', async () => {
+    // 04:08 UTC on the 26th is 22:08 on the 25th in Mexico City, where the invoice is issued.
+    t.setNow(new Date('2026-11-26T04:08:39Z'));
+    try {
+      const cash = await draft({ dias_credito: 0 });
+      expect(cash).toMatchObject({ vence: '2026-11-25', metodo_pago: 'PUE' });
+      expect(await draft()).toMatchObject({ vence: '2026-12-25', metodo_pago: 'PPD' });
+      const done = (await act(cash.id, { action: 'finalize' })).body.data;
+      expect(done).toMatchObject({ emitida: '2026-11-25', vence: '2026-11-25' });
+      const paid = await act(cash.id, { action: 'pay', monto: 100 });
+      expect(paid.body.data.pagos[0].fecha).toBe('2026-11-25');
+      // Due on the 25th: not overdue while it is the 25th in Mexico City (past midnight in UTC)…
+      await fireOverdueInvoices(t.deps, new Date('2026-11-26T05:59:00Z'), cash.id);
+      expect(await eventsOf(cash.id)).not.toContain('invoice.overdue');
+      // …overdue once the 26th begins there.
+      await fireOverdueInvoices(t.deps, new Date('2026-11-26T06:01:00Z'), cash.id);
+      expect(await eventsOf(cash.id)).toContain('invoice.overdue');
+      // The helper makes it due on Mexico City's yesterday, the 24th, not on UTC's (the 25th).
+      const other = (await act((await draft()).id, { action: 'finalize' })).body.data;
+      const helped = await call('POST', `/test_helpers/facturas/${other.id}`, { action: 'overdue' });
+      expect(helped.body.data.vence).toBe('2026-11-24');
+      expect(await eventsOf(other.id)).toContain('invoice.overdue');
+    } finally {
+      t.setNow(undefined);
+    }
+  });
+
   it('carries the seal, certificate number and certificate Anexo 20 requires, as sandbox values', async () => {
     const c = await invoiceXml(await issued({ cliente, items: [line(1, 100)] }));
     expect(c.NoCertificado).toBe('30001000000500003416');

@@ -387,3 +387,33 @@ describe("the merchant's usual plan (widget settings)", () => {
     }
   });
 });
+
+describe('the due date of an approved quote', () => {
+  it('is the same in its calendario, in collections and on its invoice: the terms the quote gives, not the client record', async () => {
+    // The quote gives net30 while its client's own record says contado: resend may give a quote
+    // other terms than its client's, and the client may change after approval.
+    const empresa = `Plazos ${Date.now()}`;
+    const client = await post('/clientes', { empresa, terminos: 'contado' });
+    expect(client.res.status).toBe(200);
+    const id = await quote(
+      { cliente: undefined, cliente_id: client.body.data.id, terminos: 'net30' },
+      { approve: false },
+    );
+    expect((await action(id, { action: 'resend', terminos: 'net45' })).res.status).toBe(200);
+    expect((await action(id, { action: 'approve' })).res.status).toBe(200);
+    const q = await detail(id);
+    expect(q.terminos_codigo).toBe('net45');
+    const approvedOn = String(q.calendario[0].vence);
+    const expected = new Date(Date.now() + 45 * 86_400_000).toISOString().slice(0, 10);
+    expect(approvedOn).toBe(expected);
+    const stored = await t.call('GET', `/api/v1/clientes/${q.cliente_id}`, { key: sk });
+    expect(((await stored.json()) as Json).data.terminos).toBe('contado');
+    const book = await t.call('GET', `/api/v1/cobranza?cliente_id=${q.cliente_id}`, { key: sk });
+    const [row] = ((await book.json()) as Json).data.clientes as Json[];
+    expect(row).toMatchObject({ cliente: empresa, vencimiento_mas_antiguo: expected, vencido: 0 });
+    const invoiced = await action(id, { action: 'invoice' });
+    expect(invoiced.res.status).toBe(200);
+    const invoice = await t.call('GET', `/api/v1/facturas/${invoiced.body.data.factura.id}`, { key: sk });
+    expect(((await invoice.json()) as Json).data.vence).toBe(expected);
+  });
+});

@@ -104,6 +104,14 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 const issueDay = (org: Pick<Org, 'country'>, now: Date) =>
   org.country === 'MX' ? cfdiDateTime(now, CFDI_TIME_ZONE).slice(0, 10) : today(now);
 
+/**
+ * An invoice's dates are all days of its issuer's calendar ({@link issueDay}): its due date counts
+ * from the day it is issued on, a payment is dated on that calendar's today, and it is overdue once
+ * that calendar's today is past its due date. Mixed with UTC dates, a Mexican invoice created after
+ * 18:00 in Mexico City was due a day later than its credit, and fired overdue six hours early.
+ */
+const daysFrom = (day: string, days: number) => addDays(new Date(`${day}T00:00:00Z`), days);
+
 const fiscalUnavailable = (retryAfterSeconds: number, message?: string) =>
   new ApiError(
     503,
@@ -147,7 +155,8 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
   }
   const now = deps.now();
   // A past date is taken: an invoice issued earlier is entered late, and ages from its due date.
-  const vence = body.vence ?? addDays(now, body.dias_credito ?? 30);
+  const day = issueDay(org, now);
+  const vence = body.vence ?? daysFrom(day, body.dias_credito ?? 30);
   const mexican = org.country === 'MX';
   const identity = clientIdentity(body);
   const productIds = lineProductIds(body.items);
@@ -181,7 +190,7 @@ export async function createInvoice(deps: AppDeps, auth: KeyWithOrg, body: Invoi
       vence,
       dias_credito: body.dias_credito ?? 30,
       // Paid in one payment (PUE) only when said so; an invoice with credit is paid in parts (PPD).
-      metodo_pago: mexican ? (body.metodo_pago ?? (vence === today(now) ? 'PUE' : 'PPD')) : null,
+      metodo_pago: mexican ? (body.metodo_pago ?? (vence === day ? 'PUE' : 'PPD')) : null,
       cliente_id: client.id,
       cliente_nombre: client.empresa,
       cotizacion_id: null,
@@ -499,7 +508,7 @@ export async function runInvoiceAction(
           return current;
         }
         case 'pay': {
-          const payment = { monto: body.monto!, fecha: body.fecha ?? today(now) };
+          const payment = { monto: body.monto!, fecha: body.fecha ?? issueDay(org, now) };
           await insertInvoicePayment(tx, current.id, {
             ...payment,
             metodo: body.metodo ?? 'transferencia',
@@ -719,11 +728,16 @@ export async function invoiceFromQuote(
   // (400, nothing written), as a Mexican invoice's own line would be.
   for (const [i, item] of items.entries()) checkQuantity(org.country, item.cantidad, `items[${i}].cantidad`);
   const [[client], payments] = await Promise.all([
-    tx.query<{ terminos: string | null }>('SELECT terminos FROM clients WHERE id = $1', [quote.cliente_id]),
+    quote.terminos_codigo === null
+      ? tx.query<{ terminos: string | null }>('SELECT terminos FROM clients WHERE id = $1', [
+          quote.cliente_id,
+        ])
+      : [],
     findQuotePayments(tx, quote.id),
   ]);
-  // As collections ages an approved quote: the approval date (UTC) plus the client's terms.
-  const dias = termDays(client?.terminos ?? quote.terminos_codigo);
+  // As collections ages an approved quote and its calendar dates it: the approval date (UTC) plus
+  // the terms the quote gives the client (the client's own when the quote has none).
+  const dias = termDays(quote.terminos_codigo ?? client?.terminos ?? null);
   const approved = quote.approved_at?.slice(0, 10) ?? day;
   const { records, carried } = carriedPayments(quote, paid, payments, day);
   const { invoice: draft } = await insertInvoice(
@@ -742,7 +756,7 @@ export async function invoiceFromQuote(
       descuento: quote.descuento,
       impuestos: quote.impuestos,
       total: quote.total,
-      vence: paid ? day : addDays(new Date(`${approved}T00:00:00Z`), dias),
+      vence: paid ? day : daysFrom(approved, dias),
       dias_credito: paid ? 0 : dias,
       metodo_pago: mexican ? (paid ? 'PUE' : 'PPD') : null,
       cliente_id: quote.cliente_id,
@@ -816,15 +830,21 @@ export async function fireOverdueInvoices(
 ): Promise<number> {
   const due = await deps.db.query<{ id: string; org_id: string; mode: 'test' | 'live' }>(
     `SELECT id, org_id, mode FROM invoices
-     WHERE estado = 'open' AND vence < $1::date AND overdue_at IS NULL AND ($2::uuid IS NULL OR id = $2)
+     WHERE estado = 'open' AND vence < (CASE WHEN pais = 'MX' THEN $3 ELSE $1 END)::date
+       AND overdue_at IS NULL AND ($2::uuid IS NULL OR id = $2)
      ORDER BY vence LIMIT 500`,
-    [today(now), onlyId ?? null],
+    [today(now), onlyId ?? null, issueDay({ country: 'MX' }, now)],
   );
   let fired = 0;
   for (const { id, org_id, mode } of due) {
     const done = await deps.db.transaction(async (tx) => {
       const invoice = await findInvoice(tx, { orgId: org_id, mode }, id, true);
-      if (invoice?.estado !== 'open' || invoice.overdue_at || !invoice.vence || invoice.vence >= today(now)) {
+      if (
+        invoice?.estado !== 'open' ||
+        invoice.overdue_at ||
+        !invoice.vence ||
+        invoice.vence >= issueDay({ country: invoice.pais }, now)
+      ) {
         return false;
       }
       const marked = await updateInvoice(tx, id, { overdue_at: now.toISOString() });
@@ -864,7 +884,7 @@ export async function runInvoiceTestHelper(
       if (invoice.estado !== 'open') {
         throw invalidState(`Only an open invoice can become overdue; this one is ${invoice.estado}.`);
       }
-      await updateInvoice(tx, id, { vence: addDays(now, -1) });
+      await updateInvoice(tx, id, { vence: daysFrom(issueDay({ country: invoice.pais }, now), -1) });
     });
     await fireOverdueInvoices(deps, now, id);
   } else {
