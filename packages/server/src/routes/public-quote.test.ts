@@ -815,11 +815,16 @@ describe('the page forms against abuse', () => {
       const from = { 'sec-fetch-site': site };
       expect((await send(q.token, 'comment', { mensaje: 'hola' }, { cookie, csrf }, from)).status).toBe(403);
     }
+    // A browser that does not send Sec-Fetch-Site says where it comes from with Origin.
+    const elsewhere = { origin: 'https://evil.example' };
+    expect((await send(q.token, 'comment', { mensaje: 'hola' }, { cookie, csrf }, elsewhere)).status).toBe(403);
     const own = { 'sec-fetch-site': 'same-origin' };
     expect((await send(q.token, 'comment', { mensaje: 'propio' }, { cookie, csrf }, own)).status).toBe(303);
+    const ours = { origin: new URL(t.deps.config.publicUrl).origin };
+    expect((await send(q.token, 'comment', { mensaje: 'nuestro' }, { cookie, csrf }, ours)).status).toBe(303);
     const after = await detail(q.id);
     expect(after.status).toBe('viewed');
-    expect(after.conversacion.map((m: Json) => m.mensaje)).toEqual(['propio']);
+    expect(after.conversacion.map((m: Json) => m.mensaje)).toEqual(['propio', 'nuestro']);
   });
 
   it('limits the forms per token: a flood answers 429 and writes nothing beyond the limit', async () => {

@@ -91,7 +91,7 @@ const positiveNumber = (raw: string, mark: string) => {
  * answered by a redirect to the page (post/redirect/get) or by the page with the reason.
  */
 export function publicQuoteRoutes(deps: AppDeps) {
-  const csrf = csrfGuard('svc_quote_csrf', { secure: deps.config.publicUrl.startsWith('https:') });
+  const csrf = csrfGuard('svc_quote_csrf', { publicUrl: deps.config.publicUrl });
   const headers = PUBLIC_PAGE_HEADERS;
   const langOf = (c: Context<AppEnv>, quote: QuoteRow): Lang =>
     pickLang(c.req.query('lang')) ?? pickLang(quote.language ?? quote.draft_language) ?? 'es';

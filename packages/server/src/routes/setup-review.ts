@@ -25,7 +25,7 @@ const CSRF_COOKIE = 'svc_review_csrf';
  * in the form (see http/csrf.ts).
  */
 export function setupReviewRoutes(deps: AppDeps) {
-  const csrfTokens = csrfGuard(CSRF_COOKIE, { secure: deps.config.publicUrl.startsWith('https:') });
+  const csrfTokens = csrfGuard(CSRF_COOKIE, { publicUrl: deps.config.publicUrl });
   const langOf = (c: Context<AppEnv>, fallback: string): Lang =>
     pickLang(c.req.query('lang')) ?? pickLang(fallback) ?? pickLang(c.req.header('accept-language')) ?? 'es';
 
