@@ -816,8 +816,8 @@ describe('the page forms against abuse', () => {
       expect((await send(q.token, 'comment', { mensaje: 'hola' }, { cookie, csrf }, from)).status).toBe(403);
     }
     // A browser that does not send Sec-Fetch-Site says where it comes from with Origin.
-    const elsewhere = { origin: 'https://evil.example' };
-    expect((await send(q.token, 'comment', { mensaje: 'hola' }, { cookie, csrf }, elsewhere)).status).toBe(403);
+    const evil = { origin: 'https://evil.example' };
+    expect((await send(q.token, 'comment', { mensaje: 'hola' }, { cookie, csrf }, evil)).status).toBe(403);
     const own = { 'sec-fetch-site': 'same-origin' };
     expect((await send(q.token, 'comment', { mensaje: 'propio' }, { cookie, csrf }, own)).status).toBe(303);
     const ours = { origin: new URL(t.deps.config.publicUrl).origin };
