@@ -219,8 +219,11 @@ describe('POST /cotizaciones', () => {
       items: [laptop()],
       cliente,
       descuento: { tipo: 'porcentaje', valor: 40 },
+      send: true,
     });
     expect(body.data.needs_approval).toBe(true);
+    expect(body.data.status).toBe('draft');
+    expect(body.data.email).toEqual({ sent: false, skipped: 'needs_approval' });
     expect(body.data.motivo).toMatch(/40/);
     const events = (await (
       await t.call('GET', `/api/v1/events?object_id=${body.data.id}`, { key: sk })

@@ -8,7 +8,8 @@ import type { Org } from './orgs.js';
 /** What happened to the e-mail of a sent quote (the `email` of the creation result). */
 export interface EmailOutcome {
   sent: boolean;
-  skipped?: SkipReason | 'smtp_error';
+  /** Why not: the outbox's reasons, the SMTP server's refusal, or a quote held for approval, not sent. */
+  skipped?: SkipReason | 'smtp_error' | 'needs_approval';
   /** Sent once the request's transaction commits (under an `Idempotency-Key`): see `GET /emails`. */
   queued?: true;
 }

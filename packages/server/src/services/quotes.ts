@@ -267,7 +267,8 @@ async function createQuoteClaiming(
         }
         if (body.send) {
           if (approval) {
-            emailOutcome = { sent: false };
+            // Held for internal approval, it is not sent: the e-mail waits for the send after it.
+            emailOutcome = { sent: false, skipped: 'needs_approval' };
           } else {
             const sent = await sendQuoteInTx(tx, deps, {
               quote,
