@@ -182,6 +182,26 @@ describe('the review page', () => {
     expect(english.page).toContain('Review proposed changes');
   });
 
+  it("shows as the origins' before every origin the mode's publishable keys allow, since all take the plan's", async () => {
+    const other = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'publishable',
+      mode: 'test',
+      scope: 'write',
+      origins: ['https://tienda.example'],
+    });
+    try {
+      const { body } = await propose({ elements: { origins: ['https://nueva.example'] } });
+      const { page } = await openReview(body.data.review_url);
+      const row = /<th scope="row">origins<\/th><td>(.*?)<\/td><td>(.*?)<\/td>/.exec(page);
+      expect(row?.[1]).toContain('https://tienda.example');
+      for (const origin of t.seed.publishable_origins) expect(row?.[1]).toContain(origin);
+      expect(row?.[2]).toBe('https://nueva.example');
+    } finally {
+      await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [other.record.id]);
+    }
+  });
+
   it('refuses a decision without the matching CSRF token and applies nothing', async () => {
     const { body } = await propose(fullPlan());
     const { csrf } = await openReview(body.data.review_url);

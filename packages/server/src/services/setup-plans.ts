@@ -128,9 +128,12 @@ async function readCurrent(
        FROM orgs WHERE id = $1`,
       [orgId, mode],
     ),
+    // Every publishable key of the mode takes the plan's origins: before is all that they allow now,
+    // so that the person approving sees each origin that would stop working.
     db.query<{ allowed_origins: string[] }>(
-      `SELECT allowed_origins FROM api_keys
-       WHERE org_id = $1 AND mode = $2 AND kind = 'publishable' AND revoked_at IS NULL ORDER BY created_at LIMIT 1`,
+      `SELECT coalesce(array_agg(DISTINCT o ORDER BY o), '{}') AS allowed_origins
+       FROM api_keys, unnest(allowed_origins) AS o
+       WHERE org_id = $1 AND mode = $2 AND kind = 'publishable' AND revoked_at IS NULL`,
       [orgId, mode],
     ),
   ]);
