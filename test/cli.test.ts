@@ -400,6 +400,13 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
       code: 1,
       stderr: 'svc-server mcp: the API key is not valid\n',
     });
+    // An expired key is refused at start too, rather than serving tools that all answer invalid_key.
+    const soon = await readKey('--expires', new Date(Date.now() + 1500).toISOString());
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await expect(cli(['mcp', '--key', soon.key], env)).rejects.toMatchObject({
+      code: 1,
+      stderr: 'svc-server mcp: the API key has expired\n',
+    });
   }, 30_000);
 
   it('stops accepting a key revoked from the CLI while the server runs', async () => {

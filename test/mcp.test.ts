@@ -156,6 +156,11 @@ describe('MCP: the same operations as REST, under the same rules', () => {
           expect(bad.isError).toBe(true);
           expect(bad.structuredContent).toMatchObject({ code: 'invalid_request' });
           expect(bad.structuredContent!.error).toContain('cantidad');
+          // A tool that does not exist is the protocol's error (invalid params), not a tool's.
+          await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
+            code: -32602,
+            message: expect.stringContaining('no_such_tool'),
+          });
           // Text that cannot travel as a header or a path is refused like any bad argument.
           const key = (await client.callTool({
             name: 'create_quote',

@@ -22,9 +22,11 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   const refusal =
     !found || found.key.revoked_at
       ? 'the API key is not valid'
-      : found.key.kind === 'publishable'
-        ? 'the agent interface takes a secret or restricted key'
-        : undefined;
+      : found.key.expires_at && found.key.expires_at.getTime() <= deps.now().getTime()
+        ? 'the API key has expired'
+        : found.key.kind === 'publishable'
+          ? 'the agent interface takes a secret or restricted key'
+          : undefined;
   if (refusal) {
     // Closed before saying so: an open pool or LISTEN connection would keep the process running.
     await deps.keys.stop();

@@ -1,5 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../config.js';
 import { errorDocUrl } from '../http/error-handler.js';
 import { requestId } from '../ids.js';
@@ -59,7 +64,8 @@ export function createMcpServer(
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS.find((candidate) => candidate.name === request.params.name);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    if (!tool) return refusal(`There is no tool named ${request.params.name}.`, 'not_found');
+    // An unknown tool is a protocol error (MCP: invalid params), not a tool's refusal.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const wrong = wrongArgument(tool, args);
     if (wrong) return refusal(wrong, 'invalid_request');
     if (
