@@ -436,8 +436,10 @@ export async function listQuotes(
   }
   params.push(query.limit + 1, query.beforeSeq === undefined ? query.offset : 0);
   // The page and the total in one statement (the count is an InitPlan, run once); an empty page
-  // returns no row to carry it, and only then is it counted apart. Without filters the total
-  // comes from the folio counter (folios taken less drafts deleted), not from counting every quote.
+  // returns no row to carry it. An empty first page means none matched when it was read, so its
+  // total is 0 (counted apart, a quote made since would be counted on a page that shows none);
+  // only beyond the first page is it counted apart. Without filters the total comes from the folio
+  // counter (folios taken less drafts deleted), not from counting every quote.
   const totalSql =
     base.length === 2
       ? 'SELECT last - deleted FROM folio_counters WHERE org_id = $1 AND mode = $2'
@@ -448,7 +450,8 @@ export async function listQuotes(
      ORDER BY seq DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   );
-  let total = rows[0]?.total_matching;
+  const firstPage = query.offset === 0 && query.beforeSeq === undefined;
+  let total = rows[0]?.total_matching ?? (firstPage ? 0 : undefined);
   if (total === undefined) {
     const [count] = await db.query<{ n: number }>(`SELECT (${totalSql}) AS n`, base);
     total = count?.n ?? 0;
