@@ -112,15 +112,15 @@ export const unstorableText = (field: string) =>
     `${field}: must be text without the NUL character (U+0000) or unpaired surrogates`,
   );
 
-/** The raw body bytes, at most {@link MAX_BODY_BYTES}; Hono caches them for later readers. */
-export async function readBodyBytes(c: Context): Promise<Uint8Array> {
+/** The raw body bytes, at most `limit` ({@link MAX_BODY_BYTES}); Hono caches them for later readers. */
+export async function readBodyBytes(c: Context, limit = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer>> {
   const length = Number(c.req.header('content-length') ?? 0);
-  if (length > MAX_BODY_BYTES) throw payloadTooLarge();
+  if (length > limit) throw payloadTooLarge(limit);
   const buffer = await c.req.arrayBuffer();
-  if (buffer.byteLength > MAX_BODY_BYTES) throw payloadTooLarge();
+  if (buffer.byteLength > limit) throw payloadTooLarge(limit);
   return new Uint8Array(buffer);
 }
 
-/** 413 `payload_too_large`, for a body over {@link MAX_BODY_BYTES}. */
-export const payloadTooLarge = () =>
-  new ApiError(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+/** 413 `payload_too_large`, for a body over `limit` ({@link MAX_BODY_BYTES}). */
+export const payloadTooLarge = (limit = MAX_BODY_BYTES) =>
+  new ApiError(413, 'payload_too_large', `The body is larger than ${limit / 1024} KiB.`);

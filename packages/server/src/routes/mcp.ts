@@ -2,9 +2,29 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { Hono } from 'hono';
 import { ApiError } from '../errors.js';
 import { errorResponse } from '../http/error-handler.js';
+import { readBodyBytes } from '../http/json-body.js';
 import { type AppFetch, createMcpServer } from '../mcp/server.js';
 import { authenticate, bearerKey } from '../middleware/authenticate.js';
+import { enforceRateLimit, KEY_RATE_LIMIT } from '../middleware/rate-limit.js';
 import type { AppDeps, AppEnv } from '../types.js';
+
+/** Largest body of `POST /mcp`: a few tool calls of the REST operations' largest body. */
+export const MCP_MAX_BODY_BYTES = 256 * 1024;
+
+/**
+ * The JSON-RPC messages of a body (one, or a batch), with the value parsed; undefined when it is
+ * not JSON, which the transport answers with the protocol's parse error.
+ */
+function parsedMessages(bytes: Uint8Array) {
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+  const list = (Array.isArray(body) ? body : [body]) as ({ method?: unknown } | null)[];
+  return Object.assign(list, { body });
+}
 
 /**
  * `POST /mcp`: the agent interface over Streamable HTTP, stateless (each request carries its key
@@ -22,6 +42,20 @@ export function mcpRoutes(deps: AppDeps, appFetch: AppFetch) {
           'The agent interface takes a secret or restricted key, never a publishable one.',
         );
       }
+      // The body is read here, within a limit: a JSON-RPC batch of tool calls, each of which the
+      // REST operation it runs limits to 64 KiB again.
+      const bytes = await readBodyBytes(c, MCP_MAX_BODY_BYTES);
+      const messages = parsedMessages(bytes);
+      // A tool call is counted in the key's window by the operation it runs; anything else (the
+      // handshake, listing the tools) by the request itself, so that it cannot flood either.
+      if (messages === undefined || messages.some((m) => m?.method !== 'tools/call')) {
+        await enforceRateLimit(
+          deps.db,
+          `key:${auth.key.id}`,
+          deps.config.keyRateLimit ?? KEY_RATE_LIMIT,
+          deps.now(),
+        );
+      }
       const key = bearerKey(c);
       const server = createMcpServer(appFetch, key, {
         env: c.env,
@@ -33,7 +67,15 @@ export function mcpRoutes(deps: AppDeps, appFetch: AppFetch) {
       });
       await server.connect(transport);
       try {
-        return await transport.handleRequest(c.req.raw);
+        const request = new Request(c.req.raw.url, {
+          method: 'POST',
+          headers: c.req.raw.headers,
+          body: bytes,
+        });
+        return await transport.handleRequest(
+          request,
+          messages === undefined ? {} : { parsedBody: messages.body },
+        );
       } finally {
         void server.close();
       }
