@@ -166,6 +166,33 @@ describe('the declared answers', () => {
     pk = t.seed.keys.pk_test;
   });
 
+  it('gives examples its own schemas take, requests and answers', async () => {
+    let examples = 0;
+    for (const [route, item] of Object.entries(doc.paths as Json)) {
+      for (const [method, op] of Object.entries(item as Json)) {
+        const at = `openapi.json#/paths/${route.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}`;
+        const bodies: [string, Json | undefined][] = [
+          ['requestBody', op.requestBody?.content?.['application/json']],
+          ...Object.entries((op.responses ?? {}) as Json).map(
+            ([status, r]) =>
+              [`responses/${status}`, (r as Json).content?.['application/json']] as [string, Json],
+          ),
+        ];
+        for (const [where, content] of bodies) {
+          if (content?.example === undefined) continue;
+          examples++;
+          const pointer = `${at}/${where}/content/application~1json/schema`;
+          const validate = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
+          expect(
+            validate(content.example),
+            `${method} ${route} ${where}: ${ajv.errorsText(validate.errors)}`,
+          ).toBe(true);
+        }
+      }
+    }
+    expect(examples).toBeGreaterThan(10);
+  });
+
   /** The declared response of an operation for a status (`undefined` when none is declared). */
   const declared = (method: string, path: string, status: number): Json | undefined =>
     doc.paths[path]?.[method.toLowerCase()]?.responses[String(status)];

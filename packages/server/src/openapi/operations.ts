@@ -138,9 +138,15 @@ export const OPERATIONS: Operation[] = [
     data: Me,
     response: {
       data: {
-        org: { id: '6d1f…', nombre: 'Estudio Nopal', plan: 'developer' },
+        org: { id: '6d1f3c2a-8b4e-4f7a-9c1d-2e5b7a9f0c3d', nombre: 'Estudio Nopal', plan: 'developer' },
         scope: 'write',
         mode: 'test',
+        key: {
+          id: '0b7e9a41-5c2d-4e8f-a3b6-1d9c7e5f2a08',
+          kind: 'secret',
+          display: 'sk_test_…k1A9',
+          api_version: '2026-10-01',
+        },
       },
     },
   },
