@@ -10,6 +10,7 @@ import type {
 } from '../repositories/invoices.js';
 import { balanceOf } from '../services/invoice-view.js';
 import type { Org } from '../services/orgs.js';
+import { documentLocale } from './document-locale.js';
 import { shownLineAmount } from './line-amount.js';
 import type { PdfView } from './pdf-document.js';
 
@@ -22,7 +23,7 @@ export function invoiceDocument(
 ) {
   const m = INVOICE_MESSAGES[lang];
   // Formats follow the merchant's country: Spanish in Mexico writes $24,500.00, in Spain 24.500,00 €.
-  const locale = `${lang}-${org.country}`;
+  const locale = documentLocale(lang, org.country);
   const money = (n: number) => formatMoney(n, invoice.moneda, locale);
   const number = (n: number) => new Intl.NumberFormat(locale).format(n);
   const date = (iso: string | null) =>

@@ -4,6 +4,7 @@ import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
 import { PRICES_INCLUDE_TAX } from '../i18n/tax-included.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
 import type { Org } from '../services/orgs.js';
+import { documentLocale } from './document-locale.js';
 import { shownLineAmount } from './line-amount.js';
 import { type PaymentFields, planSchedule } from './payment-schedule.js';
 import type { PdfView } from './pdf-document.js';
@@ -22,7 +23,7 @@ export function quotePdfView(
 ): PdfView {
   const m = MESSAGES[lang];
   const p = QUOTE_PAGE_MESSAGES[lang];
-  const locale = `${lang}-${org.country}`;
+  const locale = documentLocale(lang, org.country);
   const money = (n: number) => formatMoney(n, quote.moneda, locale);
   const number = (n: number) => new Intl.NumberFormat(locale).format(n);
   const meta: [string, string][] = [];

@@ -1,5 +1,6 @@
 import { formatMoney, termLabel } from '@svc/core';
 import { html } from 'hono/html';
+import { documentLocale } from '../documents/document-locale.js';
 import { shownLineAmount } from '../documents/line-amount.js';
 import { type PaymentFields, planSchedule } from '../documents/payment-schedule.js';
 import { LANGS, type Lang, MESSAGES, withColon } from '../i18n/messages.js';
@@ -9,7 +10,6 @@ import type { QuoteMessage } from '../repositories/quote-messages.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
 import type { Org } from '../services/orgs.js';
 import type { FieldErrors, PageField } from './public-quote.js';
-
 import { brandHref } from './public-styles.js';
 
 /** Everything the public quote page shows, read by the route. */
@@ -51,7 +51,7 @@ export function quotePage(view: QuotePageView) {
   const m = MESSAGES[lang];
   const p = QUOTE_PAGE_MESSAGES[lang];
   // Formats follow the merchant's country: Spanish in Mexico writes $24,500.00, in Spain 24.500,00 €.
-  const locale = `${lang}-${org.country}`;
+  const locale = documentLocale(lang, org.country);
   const money = (n: number) => formatMoney(n, quote.moneda, locale);
   const number = (n: number) => new Intl.NumberFormat(locale).format(n);
   const day = (iso: string) =>

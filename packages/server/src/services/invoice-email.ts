@@ -1,5 +1,6 @@
 import { formatMoney } from '@svc/core';
 import type { Queryable } from '../db/database.js';
+import { documentLocale } from '../documents/document-locale.js';
 import { INVOICE_MESSAGES } from '../i18n/invoice-page.js';
 import type { Lang } from '../i18n/messages.js';
 import { findClientById } from '../repositories/clients.js';
@@ -24,7 +25,8 @@ export async function queueInvoiceEmail(
   const m = INVOICE_MESSAGES[invoice.language as Lang] ?? INVOICE_MESSAGES.es;
   const client = await findClientById(tx, { orgId: org.id, mode: invoice.mode }, invoice.cliente_id);
   const link = invoiceLink(deps.config.publicUrl, invoice) ?? '';
-  const money = (value: number) => formatMoney(value, invoice.moneda, invoice.language);
+  const money = (value: number) =>
+    formatMoney(value, invoice.moneda, documentLocale(invoice.language, org.country));
   const due = invoice.vence ?? '';
   const numero = invoice.numero ?? '';
   const subject =

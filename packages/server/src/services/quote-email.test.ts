@@ -108,11 +108,16 @@ describe('e-mail on sending', () => {
         send: true,
       },
     });
-    expect(((await res.json()) as { data: { email: unknown } }).data.email).toEqual({
-      sent: false,
-      skipped: 'test_mode',
-    });
+    const { data } = (await res.json()) as { data: { id: string; email: unknown; link_publico: string } };
+    expect(data.email).toEqual({ sent: false, skipped: 'test_mode' });
     expect(smtp.messages.length).toBe(before);
+    // Its figures are written as the client's page writes them: Spanish as used in Mexico.
+    const [kept] = await t.db.query<{ body: string }>('SELECT body FROM email_outbox WHERE quote_id = $1', [
+      data.id,
+    ]);
+    expect(kept!.body).toContain('$11,020.00');
+    const page = await (await t.app.request(new URL(data.link_publico).pathname)).text();
+    expect(page).toContain('$11,020.00');
   });
 
   it('under an Idempotency-Key sends once the request commits, never holding the database meanwhile', async () => {

@@ -1,5 +1,6 @@
 import { formatMoney } from '@svc/core';
 import type { Database, Queryable } from '../db/database.js';
+import { documentLocale } from '../documents/document-locale.js';
 import { type Lang, MESSAGES } from '../i18n/messages.js';
 import type { QuoteRow } from '../repositories/quotes.js';
 import type { Mailer } from './mailer.js';
@@ -89,7 +90,7 @@ export async function queueQuoteEmail(
     quote.cliente_nombre,
     org.nombre,
     quote.folio,
-    formatMoney(quote.total, quote.moneda, lang),
+    formatMoney(quote.total, quote.moneda, documentLocale(lang, org.country)),
     link,
   );
   const { skipped, queued } = await queueEmail(tx, {

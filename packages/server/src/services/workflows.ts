@@ -1,5 +1,6 @@
 import { formatMoney } from '@svc/core';
 import type { Queryable } from '../db/database.js';
+import { documentLocale } from '../documents/document-locale.js';
 import { ApiError, invalidState, notFound } from '../errors.js';
 import { offsetMeta } from '../http/query.js';
 import { REMINDER } from '../i18n/collections.js';
@@ -176,7 +177,11 @@ async function runQuoteStep(
         to: client?.email ?? null,
         client: quote.cliente_nombre,
         document: quote.folio,
-        balance: formatMoney(balance, quote.moneda, quote.language ?? quote.draft_language),
+        balance: formatMoney(
+          balance,
+          quote.moneda,
+          documentLocale(quote.language ?? quote.draft_language, context.org.country),
+        ),
         link: publicLink(context.deps.config.publicUrl, quote.token),
       });
       return quote;
