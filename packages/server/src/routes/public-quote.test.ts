@@ -500,10 +500,11 @@ describe('rejecting, talking and promising on the page', () => {
       ['comment', '22000,5', 22000.5],
     ];
     for (const [form, valor] of cases) {
+      // Each its own words: the same message sent again within minutes is written once.
       const res = await send(
         q.token,
         form,
-        { mensaje: 'Oferta', tipo_propuesta: 'total', valor },
+        { mensaje: `Oferta de ${valor}`, tipo_propuesta: 'total', valor },
         { cookie, csrf },
       );
       expect(res.status, valor).toBe(303);
@@ -657,7 +658,12 @@ describe('rejecting, talking and promising on the page', () => {
     expect(html).toContain(`/q/${q.token}/promise`);
 
     const fecha = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-    expect((await send(q.token, 'promise', { fecha_promesa: fecha, monto: '5000' })).status).toBe(303);
+    // A double click sends the form twice at once: one promise.
+    const session = await open(q.token);
+    const twice = await Promise.all(
+      [0, 1].map(() => send(q.token, 'promise', { fecha_promesa: fecha, monto: '5000' }, session)),
+    );
+    expect(twice.map((res) => res.status)).toEqual([303, 303]);
     const after = await detail(q.id);
     expect(after.promesas).toEqual([
       expect.objectContaining({ fecha_promesa: fecha, monto: 5000, estado: 'pending' }),
@@ -825,6 +831,51 @@ describe('the page forms against abuse', () => {
     const after = await detail(q.id);
     expect(after.status).toBe('viewed');
     expect(after.conversacion.map((m: Json) => m.mensaje)).toEqual(['propio', 'nuestro']);
+  });
+
+  it('writes a message sent twice (a double click) once, and the same words later or elsewhere again', async () => {
+    const q = await quote();
+    const session = await open(q.token);
+    const ip = { 'x-forwarded-for': '192.0.2.77' };
+    const twice = await Promise.all(
+      [0, 1].map(() => send(q.token, 'comment', { mensaje: '¿Incluye envío?' }, session, ip)),
+    );
+    expect(twice.map((res) => res.status)).toEqual([303, 303]);
+    const line = lineIds(q)[0]!;
+    await send(q.token, 'comment', { mensaje: '¿Incluye envío?', item_id: line }, session, ip);
+    await send(
+      q.token,
+      'comment',
+      { mensaje: '¿Incluye envío?', tipo_propuesta: 'total', valor: '50000' },
+      session,
+      ip,
+    );
+    const conversation = (await detail(q.id)).conversacion as Json[];
+    expect(conversation.map((m) => [m.item_id, m.tipo])).toEqual([
+      [null, 'mensaje'],
+      [line, 'mensaje'],
+      [null, 'contraoferta'],
+    ]);
+    expect(await events(q.id, 'quote.comment_added')).toHaveLength(3);
+    const notices = await t.db.query(
+      `SELECT 1 FROM email_outbox WHERE quote_id = $1 AND to_email LIKE 'ventas@%'`,
+      [q.id],
+    );
+    expect(notices).toHaveLength(3);
+    // Past the window the same words are a new message.
+    t.setNow(new Date(Date.now() + 11 * 60_000));
+    try {
+      await send(
+        q.token,
+        'comment',
+        { mensaje: '¿Incluye envío?', tipo_propuesta: 'total', valor: '50000' },
+        session,
+        ip,
+      );
+    } finally {
+      t.setNow(undefined);
+    }
+    expect((await detail(q.id)).conversacion).toHaveLength(4);
   });
 
   it('limits the forms per token: a flood answers 429 and writes nothing beyond the limit', async () => {

@@ -2,7 +2,8 @@ import { computeTotals } from '@svc/core';
 import type { Queryable } from '../db/database.js';
 import { invalidRequest, invalidState, notFound } from '../errors.js';
 import { insertEvent } from '../repositories/events.js';
-import type { Proposal } from '../repositories/quote-messages.js';
+import { findQuotePromises } from '../repositories/payments.js';
+import { findQuoteMessages, type Proposal } from '../repositories/quote-messages.js';
 import {
   type Acceptance,
   applyLineDecisions,
@@ -17,7 +18,7 @@ import { findOrg } from './orgs.js';
 import { quoteDiscount } from './pricing.js';
 import { createPromise, type PromiseRequest } from './promises.js';
 import { expireBeforeAction } from './quote-actions.js';
-import { addQuoteMessage } from './quote-conversation.js';
+import { addQuoteMessage, cleanMessage } from './quote-conversation.js';
 import { type QueuedEmail, queueSellerNotice, sendQueuedEmail } from './quote-email.js';
 import { quoteEventData } from './quote-view.js';
 
@@ -170,6 +171,7 @@ export async function commentOnPage(
     if (message.propuesta && !NEGOTIABLE.includes(quote.status)) {
       throw notOpen(quote, 'make a counteroffer on', NEGOTIABLE);
     }
+    if (await repeatsLastMessage(tx, quote.id, message, deps.now())) return null;
     const stored = await addQuoteMessage(tx, quote, { autor: 'cliente', ...message }, ACTOR);
     const org = (await findOrg(tx, { id: quote.org_id }, quote.mode))!;
     return queueSellerNotice(tx, {
@@ -190,9 +192,39 @@ function proposalText(propuesta: Proposal, quote: QuoteRow): string {
     .join(', ');
 }
 
-/** Records the client's promise to pay (`promise.created`), under the rules of the API's `promise`. */
-export async function promiseOnPage(deps: AppDeps, token: string, request: PromiseRequest) {
-  return onQuote(deps, token, (tx, quote) =>
-    createPromise(tx, quote, request, { actor: ACTOR, now: deps.now() }),
+/**
+ * Whether a message is the client's last one sent again: a plain form has no idempotency key, so a
+ * double click or a form sent again after a slow answer would write it twice (and e-mail the seller
+ * twice). The same words, about the same line, with the same proposal, within minutes of the last.
+ */
+async function repeatsLastMessage(
+  tx: Queryable,
+  quoteId: string,
+  message: { mensaje: string; item_id: string | null; propuesta: Proposal | null },
+  now: Date,
+): Promise<boolean> {
+  const last = (await findQuoteMessages(tx, quoteId)).at(-1);
+  if (last?.autor !== 'cliente' || now.getTime() - Date.parse(last.created_at) > REPEAT_WINDOW_MS)
+    return false;
+  const sameProposal = (a: Proposal | null, b: Proposal | null) =>
+    JSON.stringify(Object.entries(a ?? {}).sort()) === JSON.stringify(Object.entries(b ?? {}).sort());
+  return (
+    last.mensaje === cleanMessage(message.mensaje) &&
+    (last.item_id ?? null) === (message.item_id?.toLowerCase() ?? null) &&
+    sameProposal(last.propuesta, message.propuesta)
   );
+}
+const REPEAT_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Records the client's promise to pay (`promise.created`), under the rules of the API's `promise`.
+ * The same promise still pending (date and amount) is that promise sent again, not another.
+ */
+export async function promiseOnPage(deps: AppDeps, token: string, request: PromiseRequest) {
+  return onQuote(deps, token, async (tx, quote) => {
+    const same = (await findQuotePromises(tx, quote.id)).find(
+      (p) => p.estado === 'pending' && p.fecha_promesa === request.fecha_promesa && p.monto === request.monto,
+    );
+    return same ?? createPromise(tx, quote, request, { actor: ACTOR, now: deps.now() });
+  });
 }
