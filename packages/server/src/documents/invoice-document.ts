@@ -44,8 +44,13 @@ export function invoiceDocument(
   totals.push([m.tax, money(invoice.impuestos)], [m.total, money(invoice.total)]);
   if (invoice.pagado > 0) totals.push([m.paid, `−${money(invoice.pagado)}`]);
   if (invoice.acreditado > 0) totals.push([m.credited, `−${money(invoice.acreditado)}`]);
-  totals.push([m.balance, money(balanceOf(invoice))]);
+  // A voided invoice owes nothing: its page and PDF say it is void, not that its total is due
+  // (the API's saldo keeps the spec's formula, total − pagado − acreditado).
+  const balance = invoice.estado === 'void' ? null : money(balanceOf(invoice));
+  if (balance !== null) totals.push([m.balance, balance]);
   return {
+    /** The balance due, or null for a voided invoice. */
+    balance,
     m,
     lang,
     title: `${m.invoice} ${invoice.numero ?? ''}`.trim(),

@@ -83,6 +83,23 @@ describe('public invoice page /i/<token>', () => {
     expect(english).toContain('Balance due');
   });
 
+  it('says a voided invoice is void, with no balance due, on its page and its PDF', async () => {
+    const draft = await api('POST', '/facturas', {
+      cliente,
+      items: [{ descripcion: 'Lentes', cantidad: 1, precio_unitario: 3500 }],
+    });
+    const open = await api('POST', `/facturas/${draft.id}`, { action: 'finalize' });
+    const voided = await api('POST', `/facturas/${draft.id}`, { action: 'void' });
+    expect(voided.estado).toBe('void');
+    const token = open.link_publico.split('/i/')[1] as string;
+    const page = await (await t.app.request(`/i/${token}?lang=en`)).text();
+    expect(page).toMatch(/<p class="status" role="status"><strong>[^<]+<\/strong> Void<\/p>/);
+    expect(page).not.toContain('Balance due');
+    const pdf = await pdfText(await t.app.request(`/i/${token}/pdf?lang=en`));
+    expect(pdf).toContain('Void');
+    expect(pdf).not.toContain('Balance due');
+  });
+
   it('puts a non-breaking space before colons in French', async () => {
     const inv = await openInvoice();
     const fr = await (await t.app.request(`/i/${inv.token}?lang=fr`)).text();

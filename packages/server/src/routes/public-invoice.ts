@@ -70,7 +70,7 @@ export function publicInvoiceRoutes(deps: AppDeps) {
             (l) =>
               html`<a href="?lang=${l}" lang="${l}" hreflang="${l}"${l === doc.lang ? html` aria-current="page"` : ''}>${l.toUpperCase()}</a>`,
           )}</nav>
-<p class="status" role="status"><strong>${withColon(doc.lang, STATE_LABEL[doc.lang])}</strong> ${doc.state} · <strong>${withColon(doc.lang, m.balance)}</strong> ${doc.totals[doc.totals.length - 1]![1]}</p>
+<p class="status" role="status"><strong>${withColon(doc.lang, STATE_LABEL[doc.lang])}</strong> ${doc.state}${doc.balance === null ? '' : html` · <strong>${withColon(doc.lang, m.balance)}</strong> ${doc.balance}`}</p>
 <dl class="meta">${doc.meta.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}</dl>
 <section class="card"><table class="lines"><caption class="sr-only">${doc.title}</caption><thead><tr><th scope="col">${m.description}</th><th scope="col" class="n">${m.quantity}</th><th scope="col" class="n">${m.unitPrice}</th><th scope="col" class="n">${m.amount}</th></tr></thead>
 <tbody>${doc.lines.map(
