@@ -48,10 +48,11 @@ export class SvcProductPicker extends LitElement {
     label { display: block; font-weight: 600; margin-bottom: var(--_gap-s); }
     input {
       box-sizing: border-box; width: 100%; font: inherit; color: inherit; background: var(--_field);
-      border: 1px solid var(--_border); border-radius: var(--_radius); padding: var(--_pad);
+      border: 1px solid var(--_edge); border-radius: var(--_radius); padding: var(--_pad);
       min-height: 44px;
     }
     input:focus-visible { outline: 2px solid var(--_primary); outline-offset: 1px; }
+    ::placeholder { color: var(--_muted); opacity: 1; }
     [role='listbox'] {
       position: fixed; inset: 0 auto auto 0; z-index: 10; margin: 0; padding: 4px; list-style: none;
       background: var(--_surface); color: var(--_text); border: 1px solid var(--_border);

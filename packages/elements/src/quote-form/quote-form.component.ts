@@ -593,9 +593,9 @@ export class SvcQuoteForm extends LitElement {
     } finally {
       if (this.#draft === controller) this.#draft = undefined;
     }
-    const message = this.drafting.message(view);
+    // The outcome is said by the draft's own status line; the log adds only what was not found.
     const skipped = this.drafting.skipped;
-    this.#say(skipped?.length ? `${message} ${view.t.notFound} ${skipped.join(', ')}` : message);
+    if (skipped?.length) this.#say(`${view.t.notFound} ${skipped.join(', ')}`);
     return count;
   }
 
@@ -629,8 +629,13 @@ export class SvcQuoteForm extends LitElement {
       fiscalRequired(required) ||
       !!this.renderRoot.querySelector<HTMLDetailsElement>('[part="client"] details')?.open;
     const cliente = readClient(this.renderRoot, fiscalOpen);
-    const errors = validateClient(view, cliente, required);
+    // In the form's order, so that the focus goes to the first: the lines, the coupon, the client.
+    const errors: Record<string, Text> = {};
     if (this.lines.length === 0) errors.lines = said('needLines');
+    // A coupon the service refused is not sent (the whole quote would be refused for it): its
+    // field, which says why, takes the focus, and the person clears it or types another.
+    if (this.coupon.status === 'invalid') errors['svc-coupon'] = this.coupon.reason!;
+    Object.assign(errors, validateClient(view, cliente, required));
     this.errors = errors;
     this.notice = undefined;
     // A quantity typed wrong is not what the basket holds: the line's field comes first.
@@ -638,15 +643,16 @@ export class SvcQuoteForm extends LitElement {
     const invalid = line ? [`svc-q-${line.key}`] : Object.keys(errors);
     if (invalid.length > 0) {
       await this.updateComplete;
-      const first = line
-        ? `#${invalid[0]}`
-        : invalid[0] === 'lines'
-          ? '#svc-lines-empty'
-          : `[name="${invalid[0]}"]`;
-      this.renderRoot.querySelector<HTMLElement>(first)?.focus();
+      const first = invalid[0]!;
+      // A client field by its name; the others by their ids (`svc-…`).
+      this.renderRoot
+        .querySelector<HTMLElement>(
+          first === 'lines' ? '#svc-lines-empty' : first.includes('-') ? `#${first}` : `[name="${first}"]`,
+        )
+        ?.focus();
       const refusal = new SvcApiError(
         'invalid_request',
-        `${invalid[0]}: ${(line?.error ?? errors[invalid[0]!])!(view)}`,
+        `${first}: ${(line?.error ?? errors[first])!(view)}`,
       );
       this.#emitError(refusal);
       throw refusal;
@@ -729,10 +735,12 @@ export class SvcQuoteForm extends LitElement {
     this.log = [];
     this.#submission = undefined;
     // Back to the prefilled client (or empty): the fields are not bound to state while typed in.
-    const prefill = { ...this.cliente, ...this.cliente.fiscal } as unknown as Record<
-      string,
-      string | undefined
-    >;
+    // A tax id given as `rfc` fills the tax id field, as the first render does.
+    const prefill = {
+      tax_id: this.cliente.rfc,
+      ...this.cliente,
+      ...this.cliente.fiscal,
+    } as unknown as Record<string, string | undefined>;
     for (const input of this.renderRoot.querySelectorAll?.<HTMLInputElement>('input, textarea') ?? [])
       if (input.name !== 'country') input.value = prefill[input.name] ?? '';
     this.fiscalOpen = !!(this.cliente.fiscal || this.cliente.rfc);

@@ -287,6 +287,47 @@ describe('<svc-quote-form>', () => {
       assert.deepEqual(await axeViolations(form), []);
     });
 
+    it('draws fields with an edge of 3:1 and placeholders of 4.5:1 against the field, light and dark', async () => {
+      // A colour as the screen shows it: painted on a canvas and read back (computed colours may
+      // be written color-mix() or color(srgb …)).
+      const canvas = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+      const luminance = (color: string) => {
+        canvas.clearRect(0, 0, 1, 1);
+        canvas.fillStyle = color;
+        canvas.fillRect(0, 0, 1, 1);
+        const channel = (byte: number) => {
+          const v = byte / 255;
+          return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        };
+        const [r, g, b] = canvas.getImageData(0, 0, 1, 1).data;
+        return 0.2126 * channel(r!) + 0.7152 * channel(g!) + 0.0722 * channel(b!);
+      };
+      const contrast = (a: string, b: string) => {
+        const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+        return (hi! + 0.05) / (lo! + 0.05);
+      };
+      for (const theme of ['light', 'dark']) {
+        const form = await mount({ attrs: { theme } });
+        const picker = $(form, 'svc-product-picker')!.shadowRoot!.querySelector('input')!;
+        for (const field of [$(form, '[name="empresa"]')!, $(form, '#svc-draft')!, picker]) {
+          const style = getComputedStyle(field);
+          const edge = contrast(style.borderTopColor, style.backgroundColor);
+          assert.isAtLeast(
+            edge,
+            3,
+            `${theme} ${field.id || field.getAttribute('name')} edge ${edge.toFixed(2)}`,
+          );
+          const hint = contrast(getComputedStyle(field, '::placeholder').color, style.backgroundColor);
+          assert.isAtLeast(
+            hint,
+            4.5,
+            `${theme} ${field.id || field.getAttribute('name')} placeholder ${hint.toFixed(2)}`,
+          );
+        }
+        cleanup();
+      }
+    });
+
     it('follows the system colour scheme with theme="auto"', async () => {
       await emulateMedia({ colorScheme: 'dark' });
       const auto = await mount({ attrs: { theme: 'auto' } });
@@ -635,6 +676,18 @@ describe('<svc-quote-form>', () => {
       assert.match(created.folio, /^COT-/);
     });
 
+    it('goes back to the prefilled client on reset(), a tax id given as rfc included', async () => {
+      const form = await mount({ props: { cliente: { empresa: 'Acme Corp', rfc: 'XAXX010101000' } } });
+      const taxId = () => $<HTMLInputElement>(form, '[name="tax_id"]')!.value;
+      assert.equal(taxId(), 'XAXX010101000');
+      type($<HTMLInputElement>(form, '[name="tax_id"]')!, 'OTRO010101AB1');
+      type($<HTMLInputElement>(form, '[name="empresa"]')!, 'Otra');
+      form.reset();
+      await form.updateComplete;
+      assert.equal(taxId(), 'XAXX010101000');
+      assert.equal($<HTMLInputElement>(form, '[name="empresa"]')!.value, 'Acme Corp');
+    });
+
     it('is prefilled from the cliente and items properties', async () => {
       const form = await mount({
         props: {
@@ -783,6 +836,41 @@ describe('<svc-quote-form>', () => {
   });
 
   describe('client data and submission', () => {
+    it('focuses the first error in the form’s order: the empty list before the client’s fields', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await form.submit().catch(() => {});
+      await form.updateComplete;
+      assert.equal(form.shadowRoot!.activeElement?.id, 'svc-lines-empty');
+      assert.equal($(form, '[name="empresa"]')!.getAttribute('aria-invalid'), 'true', 'the client’s too');
+    });
+
+    it('sends no coupon the service refused: its field, saying why, takes the focus', async () => {
+      const form = await mount();
+      await pick(form, 'Laptop 14');
+      type($<HTMLInputElement>(form, '#svc-coupon')!, 'AGOTADO');
+      $<HTMLButtonElement>(form, '[part="coupon"] button')!.click();
+      await until(() => ($(form, '#svc-coupon-status')?.textContent ?? '').includes('se agotó'), 'refused');
+      await fillClient(form, `Cupón Agotado ${Date.now()}`, `agotado-${Date.now()}@x.example`);
+      await requestLog();
+      let rejected: unknown;
+      await form.submit().catch((e) => {
+        rejected = e;
+      });
+      assert.equal((rejected as { code: string }).code, 'invalid_request');
+      assert.include((rejected as Error).message, 'se agotó');
+      await form.updateComplete;
+      assert.equal(form.shadowRoot!.activeElement?.id, 'svc-coupon');
+      assert.notOk(
+        (await requestLog()).some((l) => l.path === '/cotizaciones'),
+        'nothing was sent',
+      );
+      // Cleared, the quote goes without it.
+      type($<HTMLInputElement>(form, '#svc-coupon')!, '');
+      $<HTMLButtonElement>(form, '[part="coupon"] button')!.click();
+      const created = await form.submit();
+      assert.match(created.folio, /^COT-/);
+    });
+
     it('validates inline and sends nothing while the client data is wrong', async () => {
       const form = await mount({ attrs: { locale: 'en' } });
       const errors: SvcErrorDetail[] = [];
