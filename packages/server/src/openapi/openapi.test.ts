@@ -416,6 +416,8 @@ describe('the declared answers', () => {
       await data('POST', '/webhooks/{id}/rotate_secret', `${id}/rotate_secret`, {
         body: { overlap_hours: 1 },
       });
+      await call('POST', '/webhooks/{id}/reactivate', `${id}/reactivate`, { body: {} }); // active: 409
+      await t.db.query(`UPDATE webhook_endpoints SET status = 'disabled' WHERE id = $1`, [endpoint.id]);
       await data('POST', '/webhooks/{id}/reactivate', `${id}/reactivate`, { body: {} });
       const fired = await data('POST', '/test_helpers/webhooks', '/test_helpers/webhooks', {
         body: { webhook_id: endpoint.id },

@@ -502,6 +502,7 @@ export const OPERATIONS: Operation[] = [
     scope: 'write',
     data: WebhookReactivated,
     body: reactivateSchema,
+    failures: ['invalid_state'],
   },
   {
     method: 'get',

@@ -136,10 +136,18 @@ export async function reactivate(deps: AppDeps, auth: KeyWithOrg, id: string, re
   const endpoint = await own(deps, auth, id);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
+    // Only a disabled endpoint is reactivated (the spec's states): on an active one it would reset
+    // the failure streak, and five failures in a row would never disable it.
     const [row] = await tx.query<EndpointRow>(
-      `UPDATE webhook_endpoints SET status = 'active', disabled_reason = NULL, failure_streak = 0 WHERE id = $1 RETURNING *`,
+      `UPDATE webhook_endpoints SET status = 'active', disabled_reason = NULL, failure_streak = 0
+       WHERE id = $1 AND status = 'disabled' RETURNING *`,
       [endpoint.id],
     );
+    if (!row) {
+      throw invalidState(
+        `Only a disabled endpoint can be reactivated; this one is ${endpoint.status}. Nothing was changed.`,
+      );
+    }
     let requeued = 0;
     if (retryLast24h) {
       const jobs = await tx.query(

@@ -720,6 +720,34 @@ describe('deliveries', () => {
     expect(hook.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2']);
   });
 
+  it('reactivates only a disabled endpoint: an active one keeps its failure streak (409)', async () => {
+    const { data: endpoint } = (await (
+      await createHook({ url: hook.url, eventos: ['ping'] })
+    ).json()) as Json;
+    await t.db.query('UPDATE webhook_endpoints SET failure_streak = 4 WHERE id = $1', [endpoint.id]);
+    const reactivate = () =>
+      t.call('POST', `/api/v1/webhooks/${endpoint.id}/reactivate`, {
+        key: sk,
+        body: { retry_last_24h: true },
+      });
+    const refused = await expectError(await reactivate(), 409, 'invalid_state');
+    expect(refused.error).toContain('disabled');
+    const streak = async () =>
+      (
+        await t.db.query<{ failure_streak: number; status: string }>(
+          'SELECT failure_streak, status FROM webhook_endpoints WHERE id = $1',
+          [endpoint.id],
+        )
+      )[0];
+    expect(await streak()).toEqual({ failure_streak: 4, status: 'active' });
+    await t.db.query(`UPDATE webhook_endpoints SET status = 'disabled', failure_streak = 5 WHERE id = $1`, [
+      endpoint.id,
+    ]);
+    expect((await reactivate()).status).toBe(200);
+    expect(await streak()).toEqual({ failure_streak: 0, status: 'active' });
+    await t.call('DELETE', `/api/v1/webhooks/${endpoint.id}`, { key: sk });
+  });
+
   it('does not claim again a delivery it still has in flight, even once its lease has run out', async () => {
     const slow = await hangingReceiver();
     try {
