@@ -467,6 +467,15 @@ describe('POST /elements/preview', () => {
       await seller({ ...basket, descuento: { tipo: 'porcentaje', valor: 10 }, cupon: 'PROMO500' })
     ).json()) as Json;
     expect(couponed.data).toMatchObject({ descuento: 500 });
+    // An amount with more decimals than the currency is refused, as creation refuses it, not rounded.
+    const sharp = { ...basket, descuento: { tipo: 'monto', valor: 1.005 } };
+    const refused = await expectError(await seller(sharp), 400, 'invalid_request');
+    expect(refused.error).toContain('descuento.valor');
+    const created = await t.call('POST', '/api/v1/cotizaciones', {
+      key: t.seed.keys.sk_test_write,
+      body: { ...sharp, cliente: { empresa: 'Descuento Fino' } },
+    });
+    expect((await expectError(created, 400, 'invalid_request')).error).toBe(refused.error);
     // What a publishable key may not send on creation, it may not send to preview either.
     for (const [extra, field] of [
       [{ descuento: { tipo: 'monto', valor: 1 } }, 'descuento'],

@@ -4,6 +4,7 @@ import type { CouponRejection } from '../repositories/coupons.js';
 import { readQuoteInputs } from '../repositories/quote-inputs.js';
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
+import { requestedDiscount } from './payments.js';
 import type { PreviewCatalog } from './preview-catalog.js';
 import { couponCheck, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { refusePublishableFields } from './quotes.js';
@@ -60,7 +61,7 @@ export async function previewQuote(
     ? check.ok
       ? { tipo: check.coupon.tipo, valor: check.coupon.valor }
       : null
-    : (body.descuento ?? null);
+    : requestedDiscount(body.descuento, currency);
   const totals = totalsFor(lines, {
     currency,
     ivaIncluido: body.iva_incluido ?? false,
