@@ -843,13 +843,15 @@ describe('the page forms against abuse', () => {
     expect(twice.map((res) => res.status)).toEqual([303, 303]);
     const line = lineIds(q)[0]!;
     await send(q.token, 'comment', { mensaje: '¿Incluye envío?', item_id: line }, session, ip);
-    await send(
-      q.token,
-      'comment',
-      { mensaje: '¿Incluye envío?', tipo_propuesta: 'total', valor: '50000' },
-      session,
-      ip,
-    );
+    const offer = () =>
+      send(
+        q.token,
+        'comment',
+        { mensaje: '¿Incluye envío?', tipo_propuesta: 'total', valor: '50000' },
+        session,
+        ip,
+      );
+    await offer();
     const conversation = (await detail(q.id)).conversacion as Json[];
     expect(conversation.map((m) => [m.item_id, m.tipo])).toEqual([
       [null, 'mensaje'],
@@ -865,13 +867,7 @@ describe('the page forms against abuse', () => {
     // Past the window the same words are a new message.
     t.setNow(new Date(Date.now() + 11 * 60_000));
     try {
-      await send(
-        q.token,
-        'comment',
-        { mensaje: '¿Incluye envío?', tipo_propuesta: 'total', valor: '50000' },
-        session,
-        ip,
-      );
+      await offer();
     } finally {
       t.setNow(undefined);
     }
