@@ -471,6 +471,10 @@ describe('invoice actions', () => {
       400,
       'invalid_request',
     );
+    // Not dated after today: a payment is registered once received.
+    const future = await act(inv.id, { action: 'pay', monto: 1, fecha: '2099-01-01' });
+    expect((await expectError(future.res, 400, 'invalid_request')).error).toContain('fecha');
+    expect((await call('GET', `/facturas/${inv.id}`)).body.data.pagado).toBe(1000);
     // More decimals than the currency has would leave payments that do not add up to pagado.
     for (const action of ['pay', 'credit_note']) {
       const refused = await act(inv.id, {

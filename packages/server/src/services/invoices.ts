@@ -47,7 +47,7 @@ import { queueInvoiceEmail } from './invoice-email.js';
 import { balanceOf, invoiceDetail, invoiceEventData, invoiceListItem } from './invoice-view.js';
 import type { KeyWithOrg } from './key-store.js';
 import { findOrg, type Org } from './orgs.js';
-import { minorAmount, requestedDiscount, termDays } from './payments.js';
+import { minorAmount, paymentDate, requestedDiscount, termDays } from './payments.js';
 import { PLANS, planLimitError } from './plans.js';
 import { exchangeRate, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { countInvoicePaymentOnQuote } from './promises.js';
@@ -508,7 +508,7 @@ export async function runInvoiceAction(
           return current;
         }
         case 'pay': {
-          const payment = { monto: body.monto!, fecha: body.fecha ?? issueDay(org, now) };
+          const payment = { monto: body.monto!, fecha: paymentDate(body.fecha, now, issueDay(org, now)) };
           await insertInvoicePayment(tx, current.id, {
             ...payment,
             metodo: body.metodo ?? 'transferencia',

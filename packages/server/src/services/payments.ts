@@ -44,6 +44,18 @@ export function balanceOf(quote: Pick<QuoteRow, 'total' | 'pagado' | 'moneda' | 
 export const isoDay = (now: Date): string => now.toISOString().slice(0, 10);
 
 /**
+ * The date of a payment registered now (`fecha`, else `today`): one received, so never after
+ * today, with a day of slack for an issuer whose calendar is ahead of UTC. A date long past is
+ * taken: payments are entered late.
+ */
+export function paymentDate(fecha: string | undefined, now: Date, today = isoDay(now)): string {
+  if (fecha !== undefined && fecha > isoDay(new Date(now.getTime() + 86_400_000))) {
+    throw invalidRequest(`fecha: ${fecha} is after today; a payment is registered once received`);
+  }
+  return fecha ?? today;
+}
+
+/**
  * An amount of the quote's currency in minor units; 400 naming `field` when it has more decimals
  * than the currency's minor unit (a payment of 10.005 MXN cannot be registered).
  */
@@ -142,7 +154,7 @@ export async function payQuoteInTx(
 
   const { tipo, numero_cuota } = classifyPayment(plan, quote.total, quote.pagado, moneda);
   const monto = fromMinor(montoMinor, moneda);
-  const fecha = request.fecha ?? isoDay(context.now);
+  const fecha = paymentDate(request.fecha, context.now);
   await insertQuotePayment(tx, {
     quote_id: quote.id,
     org_id: quote.org_id,
