@@ -48,7 +48,7 @@ export class SvcProductPicker extends LitElement {
     label { display: block; font-weight: 600; margin-bottom: var(--_gap-s); }
     input {
       box-sizing: border-box; width: 100%; font: inherit; color: inherit; background: var(--_field);
-      border: 1px solid var(--_edge); border-radius: var(--_radius); padding: var(--_pad);
+      border: 1px solid var(--_muted); border-radius: var(--_radius); padding: var(--_pad);
       min-height: 44px;
     }
     input:focus-visible { outline: 2px solid var(--_primary); outline-offset: 1px; }

@@ -15,8 +15,6 @@ export default css`
     --_surface: var(--svc-color-surface, #fff);
     --_field: var(--svc-color-field, #fff);
     --_border: var(--svc-color-border, #c9cfd6);
-    /* A field's edge, 3:1 on the field in either theme (WCAG 1.4.11): halfway from it to the text. */
-    --_edge: var(--svc-color-border, color-mix(in srgb, var(--_text) 50%, var(--_field)));
     --_danger: var(--svc-color-danger, #b42318);
     --_ok: var(--svc-color-success, #17663f);
     --_radius: var(--svc-radius, 10px);
@@ -70,8 +68,9 @@ export default css`
   h2 { font-size: 1.2em; margin: 0; }
   h3 { font-size: 1em; margin: 0 0 var(--_gap-s); }
   label { font-weight: 600; }
+  /* A field's edge in the muted text's colour: it must read at 3:1 on the field (WCAG 1.4.11). */
   input, textarea {
-    font: inherit; color: inherit; background: var(--_field); border: 1px solid var(--_edge);
+    font: inherit; color: inherit; background: var(--_field); border: 1px solid var(--_muted);
     border-radius: var(--_radius); padding: var(--_pad); min-height: var(--_control); width: 100%; min-width: 0;
   }
   ::placeholder { color: var(--_muted); opacity: 1; }

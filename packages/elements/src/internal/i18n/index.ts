@@ -57,29 +57,37 @@ export function format(
 }
 
 /**
- * The message of each service error code without one of its own, because what the person can do
- * about it is the same. Typed over every code of @svc/core, so a new code does not compile until
- * it has a message of its own (in every language, see {@link ErrorMessageKey}) or one here.
+ * The service error codes shown with the generic message (`internal_error`, as a code the widget
+ * does not know), because what the person can do about them is the same as for any failure.
+ * Named by type only: the script carries no list of them.
  */
-const SHARED_ERROR_MESSAGE: Record<Exclude<ErrorCode, ErrorMessageKey>, ErrorMessageKey> = {
+type GenericCode =
+  | 'invalid_json'
+  | 'invalid_idempotency_key'
+  | 'invalid_url'
+  | 'invalid_client'
+  | 'plan_limit_reached'
+  | 'integration_limit_reached'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'invalid_state';
+
+/**
+ * The message of the other codes without one of their own, because what the person can do about
+ * them is that of another. Typed over every code of @svc/core, so a new code does not compile
+ * until it has a message of its own (in every language, see {@link ErrorMessageKey}), one here,
+ * or is a {@link GenericCode}.
+ */
+const SHARED_ERROR_MESSAGE: Record<Exclude<ErrorCode, ErrorMessageKey | GenericCode>, ErrorMessageKey> = {
   missing_key: 'invalid_key',
   insufficient_scope: 'origin_not_allowed',
-  invalid_json: 'internal_error',
-  invalid_idempotency_key: 'internal_error',
-  invalid_url: 'internal_error',
-  invalid_client: 'internal_error',
-  plan_limit_reached: 'internal_error',
-  integration_limit_reached: 'internal_error',
-  not_found: 'internal_error',
-  method_not_allowed: 'internal_error',
-  invalid_state: 'internal_error',
   api_quota_exceeded: 'rate_limited',
   fx_unavailable: 'service_unavailable',
   fiscal_unavailable: 'service_unavailable',
   idempotency_unavailable: 'service_unavailable',
 };
 
-/** The message a service error code is shown with, or undefined for a code this widget does not know. */
+/** The message a service error code is shown with, or undefined for a generic or unknown code. */
 export function errorMessageKey(code: string): ErrorMessageKey | undefined {
   if (Object.hasOwn(SHARED_ERROR_MESSAGE, code)) {
     return SHARED_ERROR_MESSAGE[code as keyof typeof SHARED_ERROR_MESSAGE];
