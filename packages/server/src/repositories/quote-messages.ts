@@ -47,6 +47,18 @@ export async function insertQuoteMessage(
   return row!;
 }
 
+/** The last message of a quote's conversation, if any. */
+export async function findLastQuoteMessage(
+  db: Queryable,
+  quoteId: string,
+): Promise<QuoteMessage | undefined> {
+  const [row] = await db.query<QuoteMessage>(
+    `SELECT ${COLUMNS} FROM quote_messages WHERE quote_id = $1 ORDER BY seq DESC LIMIT 1`,
+    [quoteId],
+  );
+  return row;
+}
+
 /** A quote's conversation, oldest first. */
 export function findQuoteMessages(db: Queryable, quoteId: string): Promise<QuoteMessage[]> {
   return db.query<QuoteMessage>(`SELECT ${COLUMNS} FROM quote_messages WHERE quote_id = $1 ORDER BY seq`, [

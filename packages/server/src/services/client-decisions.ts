@@ -3,7 +3,7 @@ import type { Queryable } from '../db/database.js';
 import { invalidRequest, invalidState, notFound } from '../errors.js';
 import { insertEvent } from '../repositories/events.js';
 import { findQuotePromises } from '../repositories/payments.js';
-import { findQuoteMessages, type Proposal } from '../repositories/quote-messages.js';
+import { findLastQuoteMessage, type Proposal } from '../repositories/quote-messages.js';
 import {
   type Acceptance,
   applyLineDecisions,
@@ -203,7 +203,7 @@ async function repeatsLastMessage(
   message: { mensaje: string; item_id: string | null; propuesta: Proposal | null },
   now: Date,
 ): Promise<boolean> {
-  const last = (await findQuoteMessages(tx, quoteId)).at(-1);
+  const last = await findLastQuoteMessage(tx, quoteId);
   if (last?.autor !== 'cliente' || now.getTime() - Date.parse(last.created_at) > REPEAT_WINDOW_MS)
     return false;
   const sameProposal = (a: Proposal | null, b: Proposal | null) =>
