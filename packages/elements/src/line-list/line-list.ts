@@ -21,13 +21,19 @@ export interface BasketLine extends QuoteLine {
   fresh?: boolean;
   /** What is wrong with the quantity as typed (or as the service refused it). */
   error?: Text | undefined;
+  /** A quantity typed that the line does not take, left in its field while `error` says why. */
+  typed?: string | undefined;
 }
 
 /** What the line list does when the person acts on it. */
 export interface LineListActions {
   quantity(key: number, cantidad: number): void;
-  /** The quantity typed is not one the line takes: `error` says why. */
-  invalid(key: number, error: Text): void;
+  /**
+   * The quantity typed (`typed`) is not one the line takes: `error` says why, and the line goes
+   * back to `was`, what it held before this edit, so no amount of a quantity typed on the way
+   * (the "2" of "2.5") stays.
+   */
+  invalid(key: number, error: Text, typed: string, was: number): void;
   remove(key: number): void;
 }
 
@@ -58,6 +64,9 @@ export function quantityError(view: View, line: QuoteLine): string {
     max: view.number(max),
   });
 }
+
+/** A line's quantity field, with what the line held when the field took the focus. */
+type QuantityInput = HTMLInputElement & { was?: number };
 
 /** A number as typed back into an input: the locale's decimal mark, no grouping. */
 const plain = (view: View, value: number) => String(value).replace('.', decimalMark(view));
@@ -97,7 +106,11 @@ export function lineList(
                 aria-label="${t.quantity}: ${line.descripcion}"
                 aria-invalid=${line.error ? 'true' : 'false'}
                 aria-describedby=${line.error ? `svc-qe-${line.key}` : nothing}
-                .value=${plain(view, line.cantidad)}
+                .value=${line.typed ?? plain(view, line.cantidad)}
+                @focus=${(e: Event) => {
+                  // What the line held before this edit: a quantity typed wrong goes back to it.
+                  (e.target as QuantityInput).was = line.cantidad;
+                }}
                 @input=${(e: Event) => {
                   // Taken while typing only when it reads back the same ("2,5", not "1.5" in German,
                   // which becomes "1,5" on change): the input's text is never rewritten under the caret.
@@ -113,9 +126,15 @@ export function lineList(
                   (e.target as HTMLInputElement).dispatchEvent(new Event('change'));
                 }}
                 @change=${(e: Event) => {
-                  const input = e.target as HTMLInputElement;
+                  const input = e.target as QuantityInput;
                   const value = cleanQuantity(view, input.value, line);
-                  if (value === null) act.invalid(line.key, (v) => quantityError(v, line));
+                  if (value === null)
+                    act.invalid(
+                      line.key,
+                      (v) => quantityError(v, line),
+                      input.value,
+                      input.was ?? line.cantidad,
+                    );
                   else {
                     input.value = plain(view, value);
                     if (value !== line.cantidad || line.error) act.quantity(line.key, value);

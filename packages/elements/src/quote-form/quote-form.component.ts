@@ -188,6 +188,8 @@ export class SvcQuoteForm extends LitElement {
   #submission: { key: string; body: string } | undefined;
   #pending: Promise<QuoteCreated> | undefined;
   #version = 0;
+  /** The total the page was last told in `svc-change`. */
+  #told = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #loads = 0;
 
@@ -307,7 +309,7 @@ export class SvcQuoteForm extends LitElement {
     } else if (changed.has('currency') && this.config && this.lines.length > 0) {
       // Another document currency: new prices, and totals (and a coupon) the server must confirm again.
       this.#repriceCatalogLines();
-      this.#applyCoupon(this.coupon.code);
+      this.#applyCoupon(this.coupon.code, true);
     }
   }
 
@@ -425,22 +427,23 @@ export class SvcQuoteForm extends LitElement {
   }
 
   /** The basket changed: tell the page, and have the server confirm the totals shortly. */
-  #changed(): void {
+  #changed(emit = true): void {
     this.#version++;
     if (this.errors.lines && this.lines.length > 0) this.errors = { ...this.errors, lines: undefined };
     // An empty basket keeps its coupon, to be checked once there are lines (the note says so).
     const { code } = this.coupon;
     if (!this.lines.length && code) this.coupon = { code, status: 'idle' };
-    this.#emitChange();
+    if (emit) this.#emitChange();
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => void this.#preview(), 200);
   }
 
   #emitChange(): void {
+    this.#told = this.#figures.total;
     this.dispatchEvent(
       svcEvent('svc-change', {
         items: this.#requestItems(),
-        total: this.#figures.total,
+        total: this.#told,
         moneda: this.activeCurrency,
       }),
     );
@@ -451,6 +454,9 @@ export class SvcQuoteForm extends LitElement {
     if (!api || this.phase !== 'ready') return;
     const items = this.#requestItems();
     const code = this.coupon.code;
+    // A code the service refused is not sent again with each edit of the basket: every refusal
+    // counts against the visitor's failed attempts. Applying it again checks it again.
+    const sent = this.coupon.status !== 'invalid' && code;
     const version = this.#version;
     if (items.length === 0) return;
     try {
@@ -461,15 +467,15 @@ export class SvcQuoteForm extends LitElement {
         body: {
           items,
           base_currency: this.activeCurrency,
-          ...(code ? { cupon: code } : {}),
+          ...(sent ? { cupon: sent } : {}),
         },
       });
-      if (version !== this.#version || code !== this.coupon.code) return;
-      // The page was told the local total; a coupon's discount is known only now.
-      const told = this.#figures.total;
+      // A new coupon is a new version too (see #applyCoupon).
+      if (version !== this.#version) return;
       this.confirmed = { version, figures: data };
-      if (data.total !== told) this.#emitChange();
-      if (code && data.cupon) {
+      // The page was told the local total; a coupon's discount is known only now.
+      if (data.total !== this.#told) this.#emitChange();
+      if (sent && data.cupon) {
         this.coupon = {
           code,
           status: data.cupon.valid ? 'valid' : 'invalid',
@@ -485,25 +491,31 @@ export class SvcQuoteForm extends LitElement {
     } catch (error) {
       if (version !== this.#version) return;
       const failure = asError(error);
-      // Said under the totals, which are no longer awaited (and on the line it names), and told
-      // to the page.
-      this.refused = { version, text: this.#refuse(failure) };
-      if (code && code === this.coupon.code)
-        this.coupon = { code, status: 'invalid', reason: () => this.#describe(failure) };
       this.#emitError(failure);
+      if (sent) {
+        this.coupon = { code, status: 'invalid', reason: () => this.#describe(failure) };
+        // Too many refused codes from this visitor (429): said at the coupon, which is left out,
+        // and the basket is confirmed without it.
+        if (failure.status === 429) return void this.#preview();
+      }
+      // Said under the totals, which are no longer awaited (and on the line it names).
+      this.refused = { version, text: this.#refuse(failure) };
     }
   }
 
-  #applyCoupon(code: string): void {
+  /** The basket is the same: the page hears of a new total once the preview has priced the coupon. */
+  #applyCoupon(code: string, emit = false): void {
     this.coupon = { code, status: code && this.lines.length ? 'checking' : 'idle' };
-    this.#changed();
+    this.#changed(emit);
   }
 
   #addLine(line: QuoteLine, fresh = false): void {
     const same = line.producto_id ? this.lines.find((l) => l.producto_id === line.producto_id) : undefined;
     this.lines = same
       ? this.lines.map((l) =>
-          l === same ? { ...l, cantidad: l.cantidad + line.cantidad, fresh, error: undefined } : l,
+          l === same
+            ? { ...l, cantidad: l.cantidad + line.cantidad, fresh, error: undefined, typed: undefined }
+            : l,
         )
       : [...this.lines, { ...line, key: ++keys, fresh }];
     this.#changed();
@@ -823,12 +835,14 @@ export class SvcQuoteForm extends LitElement {
       ${lineList(view, this.lines, this.errors.lines, {
         quantity: (key, cantidad) => {
           this.lines = this.lines.map((l) =>
-            l.key === key ? { ...l, cantidad, fresh: false, error: undefined } : l,
+            l.key === key ? { ...l, cantidad, fresh: false, error: undefined, typed: undefined } : l,
           );
           this.#changed();
         },
-        invalid: (key, error) => {
-          this.lines = this.lines.map((l) => (l.key === key ? { ...l, error } : l));
+        invalid: (key, error, typed, was) => {
+          const moved = this.lines.some((l) => l.key === key && l.cantidad !== was);
+          this.lines = this.lines.map((l) => (l.key === key ? { ...l, error, typed, cantidad: was } : l));
+          if (moved) this.#changed();
         },
         remove: (key) => {
           const index = this.lines.findIndex((l) => l.key === key);
@@ -871,7 +885,10 @@ export class SvcQuoteForm extends LitElement {
         },
       })}
       <div class="actions">
-        <div class="notice ${this.notice?.error ? 'error' : ''}" role=${this.notice?.error ? 'alert' : 'status'}>${this.notice?.text(view)}</div>
+        <div>
+          <div class="notice" role="status">${this.notice?.error ? nothing : this.notice?.text(view)}</div>
+          <div class="notice error" role="alert">${this.notice?.error ? this.notice.text(view) : nothing}</div>
+        </div>
         <button class="primary submit" part="submit" type="submit" aria-disabled=${this.submitting ? 'true' : 'false'}>
           ${this.submitting ? t.submitting : t.submit}
         </button>

@@ -96,8 +96,6 @@ export default css`
   .ok-text { color: var(--_ok); font-weight: 600; margin: 0; }
   .muted { color: var(--_muted); margin: 0; }
   .small { font-size: 0.9em; }
-  /* Live regions stay in the accessibility tree when empty, or their first message is not announced. */
-  .notice:empty { padding: 0; border: 0; }
   .draft { padding: var(--_gap-s) var(--_space) var(--_space); border-radius: var(--_radius); background: var(--_primary-soft); }
   .draft p { margin: 0; }
   .progress {
@@ -131,6 +129,11 @@ export default css`
   .grand dt { color: var(--_text); }
   .notice { padding: var(--_gap-s) var(--_space); border-radius: var(--_radius); background: var(--_primary-soft); }
   .notice.error { background: color-mix(in srgb, var(--_danger) 14%, transparent); border: 1px solid var(--_danger); }
+  /* Live regions stay in the accessibility tree when empty, or their first message is not announced.
+     The notice is two (status and alert): a region whose role changes with its text is not
+     announced by every screen reader. */
+  /* After .notice.error, which it overrides. */
+  .notice:empty { padding: 0; border: 0; }
   .actions { display: grid; gap: var(--_gap-s); }
   .submit { width: 100%; font-size: 1.05em; }
   .skeleton { display: grid; gap: var(--_space); }

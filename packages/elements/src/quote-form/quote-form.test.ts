@@ -227,10 +227,10 @@ describe('<svc-quote-form>', () => {
       await until(() => form.totalsConfirmed, 'server totals');
       await fillClient(form, `Sprachen ${Date.now()}`);
       await submitRefused(form, 'cliente.email: must be a valid email address');
-      assert.include($(form, '.notice')?.textContent, 'Please check');
+      assert.include($(form, '.notice[role="alert"]')?.textContent, 'Please check');
       form.setAttribute('locale', 'fr');
       await form.updateComplete;
-      assert.include($(form, '.notice')?.textContent, 'Vérifiez les informations du devis');
+      assert.include($(form, '.notice[role="alert"]')?.textContent, 'Vérifiez les informations du devis');
       const email = $<HTMLInputElement>(form, '[name="email"]')!;
       assert.include($(form, `#${email.getAttribute('aria-describedby')}`)?.textContent, 'Vérifiez');
     });
@@ -474,6 +474,45 @@ describe('<svc-quote-form>', () => {
       assert.equal(qty.value, '1500');
       assert.isNull($(form, '.line .error-text'));
       assert.equal(qty.getAttribute('aria-invalid'), 'false');
+    });
+
+    it('goes back to what a line held when the quantity typed is not one it takes, the text left to correct', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Laptop 14');
+      await until(() => form.totalsConfirmed, 'confirmed');
+      const changes: CustomEvent[] = [];
+      form.addEventListener('svc-change', (e) => changes.push(e));
+      const qty = $<HTMLInputElement>(form, '.line input')!;
+      // 24,500 each, 16 % tax: one laptop is MX$28,420.00.
+      for (const [typed, onTheWay] of [
+        ['2.5', 2],
+        ['99999999999', 99_999],
+      ] as const) {
+        qty.focus();
+        qty.select();
+        await sendKeys({ type: typed });
+        await form.updateComplete;
+        assert.equal(form.lines[0]?.cantidad, onTheWay, `${typed}: taken while typing`);
+        await sendKeys({ press: 'Enter' });
+        await form.updateComplete;
+        assert.equal(form.lines[0]?.cantidad, 1, typed);
+        assert.equal(qty.value, typed, 'what was typed stays to be corrected');
+        assert.equal(qty.getAttribute('aria-invalid'), 'true');
+        assert.match($(form, '.line .error-text')?.textContent ?? '', /whole number from 1 to 408,163/);
+        assert.equal($(form, '.line .amount')?.textContent, 'MX$24,500.00');
+        assert.equal(changes.at(-1)?.detail.items[0].cantidad, 1, 'the page hears the line as it is');
+        await until(() => form.totalsConfirmed, 'confirmed again');
+        assert.include(totalsText(form), 'MX$28,420.00');
+      }
+      // Corrected: taken, and the message goes.
+      qty.focus();
+      qty.select();
+      await sendKeys({ type: '3' });
+      await sendKeys({ press: 'Enter' });
+      await form.updateComplete;
+      assert.equal(form.lines[0]?.cantidad, 3);
+      assert.equal(qty.getAttribute('aria-invalid'), 'false');
+      assert.isNull($(form, '.line .error-text'));
     });
 
     it('adds a custom line on Enter in its fields, and Enter in a quantity sends nothing', async () => {
@@ -726,6 +765,85 @@ describe('<svc-quote-form>', () => {
       });
     }
 
+    it('does not send a code the service refused again with each edit of the basket, only when applied again', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Laptop 14');
+      const sent: { cupon?: string }[] = [];
+      const original = window.fetch;
+      window.fetch = (input, init) => {
+        if (String(input).endsWith('/elements/preview')) sent.push(JSON.parse(String(init?.body)));
+        return original(input, init);
+      };
+      try {
+        type($<HTMLInputElement>(form, '#svc-coupon')!, 'NOEXISTE');
+        $<HTMLButtonElement>(form, '[part="coupon"] button')!.click();
+        const status = $(form, '#svc-coupon-status')!;
+        await until(() => status.textContent === 'That coupon does not exist.', 'refused');
+        assert.deepEqual(
+          sent.map((body) => body.cupon),
+          ['NOEXISTE'],
+        );
+        // Each refusal counts against the visitor's failed attempts: edits send the basket alone.
+        type($<HTMLInputElement>(form, '.line input')!, '2');
+        await until(() => form.totalsConfirmed && sent.length === 2, 'the edit confirmed');
+        await pick(form, 'Mouse');
+        await until(() => form.totalsConfirmed && sent.length === 3, 'the next edit confirmed');
+        assert.deepEqual(
+          sent.map((body) => body.cupon),
+          ['NOEXISTE', undefined, undefined],
+        );
+        assert.equal(status.textContent, 'That coupon does not exist.', 'still said');
+        assert.equal($(form, '#svc-coupon')!.getAttribute('aria-invalid'), 'true');
+        // Applied again, it is checked again.
+        $<HTMLButtonElement>(form, '[part="coupon"] button')!.click();
+        await until(() => sent.length === 4 && form.totalsConfirmed, 'checked again');
+        assert.equal(sent[3]!.cupon, 'NOEXISTE');
+      } finally {
+        window.fetch = original;
+      }
+    });
+
+    it('says a lockout of refused codes at the coupon and confirms the basket without it', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      await pick(form, 'Laptop 14');
+      await until(() => form.totalsConfirmed, 'confirmed');
+      const errors: CustomEvent<SvcErrorDetail>[] = [];
+      form.addEventListener('svc-error', (e) => errors.push(e));
+      // The service's answer once a visitor has used up their failed coupon attempts.
+      await fault({
+        method: 'POST',
+        path: '/elements/preview',
+        action: 'respond',
+        status: 429,
+        headers: { 'Retry-After': '3600' },
+        body: {
+          error: 'Too many invalid coupon codes from this address. Retry after 3600 s.',
+          code: 'rate_limited',
+        },
+      });
+      type($<HTMLInputElement>(form, '#svc-coupon')!, 'OTRO');
+      $<HTMLButtonElement>(form, '[part="coupon"] button')!.click();
+      const status = $(form, '#svc-coupon-status')!;
+      await until(() => status.textContent?.includes('Too many requests'), 'said at the coupon');
+      assert.equal($(form, '#svc-coupon')!.getAttribute('aria-invalid'), 'true');
+      await until(() => form.totalsConfirmed, 'the basket confirmed without the coupon');
+      await form.updateComplete;
+      assert.equal($(form, '#svc-totals-error')?.textContent, '', 'nothing said under the totals');
+      assert.include(totalsText(form), 'MX$28,420.00');
+      assert.deepEqual(
+        errors.map((e) => e.detail.code),
+        ['rate_limited'],
+      );
+      const log = (await requestLog()).filter((entry) => entry.path.endsWith('/elements/preview'));
+      assert.deepEqual(
+        log.slice(-2).map((entry) => [entry.status, entry.fault]),
+        [
+          [429, 'respond'],
+          [200, null],
+        ],
+      );
+    });
+
     it('applies a valid coupon and shows the discount in the totals', async () => {
       const form = await mount({ attrs: { locale: 'en' } });
       await pick(form, 'Laptop 14');
@@ -750,23 +868,30 @@ describe('<svc-quote-form>', () => {
       const form = await mount();
       const input = $<HTMLInputElement>(form, '#svc-coupon')!;
       const status = $(form, '#svc-coupon-status')!;
+      const changes: number[] = [];
+      form.addEventListener('svc-change', (e) => changes.push(e.detail.total));
       type(input, 'bienvenida10');
       input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
       await form.updateComplete;
       assert.equal(status.textContent, 'Se aplicará al agregar productos.');
       assert.equal(status.getAttribute('role'), 'status');
+      // The basket did not change: the page hears nothing.
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(changes, []);
       assert.include(input.getAttribute('aria-describedby'), 'svc-coupon-status');
       assert.equal(input.value, 'bienvenida10', 'the code stays');
       assert.deepEqual(await axeViolations(form), []);
       form.setAttribute('locale', 'de');
       await form.updateComplete;
       assert.equal(status.textContent, 'Gilt, sobald Sie Produkte hinzufügen.');
-      // Checked, and applied, once there is a line.
+      // Checked, and applied, once there is a line: the page hears the line, then its discount.
       await pick(form, 'Laptop 14');
       await until(
         () => status.textContent?.includes('Gutschein BIENVENIDA10 eingelöst: −2.450,00'),
         'applied',
       );
+      await until(() => changes.length === 2, 'the discounted total told');
+      assert.deepEqual(changes, [28_420, 25_578]);
       // The basket emptied again: kept, never "−0,00".
       const said: string[] = [];
       new MutationObserver(() => said.push(status.textContent ?? '')).observe(status, {
@@ -1186,6 +1311,54 @@ describe('<svc-quote-form>', () => {
       await form.submit().catch(() => {});
       await form.updateComplete;
       assert.include(text(form), 'That coupon has expired');
+    });
+
+    it('says progress in a status region and a failure in an alert region, both there from the start', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      const regions = () => $$(form, '.actions .notice');
+      const [status, alert] = regions();
+      assert.deepEqual(
+        regions().map((region) => [region.getAttribute('role'), region.textContent]),
+        [
+          ['status', ''],
+          ['alert', ''],
+        ],
+      );
+      // Empty, neither takes room or draws an edge.
+      assert.deepEqual(
+        regions().map((region) => region.getBoundingClientRect().height),
+        [0, 0],
+      );
+      await pick(form, 'Laptop 14');
+      await fillClient(form, `Avisos ${Date.now()}`);
+      // A retry said as progress, then the refusal.
+      await fault({
+        method: 'POST',
+        path: '/cotizaciones',
+        action: 'respond',
+        status: 503,
+        headers: { 'Retry-After': '1' },
+        body: { error: 'down', code: 'service_unavailable' },
+      });
+      await fault({
+        method: 'POST',
+        path: '/cotizaciones',
+        action: 'respond',
+        status: 400,
+        body: { error: 'cliente.email: must be a valid email address', code: 'invalid_request' },
+      });
+      const submitting = form.submit().catch(() => {});
+      await until(() => status!.textContent?.startsWith('No answer yet; retrying in'), 'progress said');
+      assert.equal(alert!.textContent, '');
+      await submitting;
+      await form.updateComplete;
+      // The same two elements, their roles unchanged: the failure in the alert, progress gone.
+      assert.deepEqual(regions(), [status, alert]);
+      assert.equal(status!.getAttribute('role'), 'status');
+      assert.equal(status!.textContent, '');
+      assert.equal(alert!.getAttribute('role'), 'alert');
+      assert.include(alert!.textContent, 'Please check');
+      assert.deepEqual(await axeViolations(form), []);
     });
 
     it('says what went wrong wholly in the form’s language, and gives the focus back to the button', async () => {
