@@ -13,6 +13,7 @@ import {
   pick,
   quotesOf,
   requestLog,
+  retype,
   testService,
   text,
   type,
@@ -404,11 +405,7 @@ describe('<svc-quote-form>', () => {
       const form = await mount({ attrs: { locale: 'de' } });
       await pick(form, 'consultoría');
       const qty = $<HTMLInputElement>(form, '.line input')!;
-      qty.focus();
-      qty.select();
-      await sendKeys({ type: '2,5' });
-      await sendKeys({ press: 'Enter' });
-      await form.updateComplete;
+      await retype(form, qty, '2,5');
       assert.equal(form.lines[0]?.cantidad, 2.5);
       assert.equal(qty.value, '2,5');
       $<HTMLDetailsElement>(form, 'details.custom')!.open = true;
@@ -421,11 +418,7 @@ describe('<svc-quote-form>', () => {
       assert.equal(form.lines[1]?.precio_unitario, 1234.56);
       assert.include(text(form), '1.234,56');
       // Text that is not a number: a message tied to the field, the basket unchanged.
-      qty.focus();
-      qty.select();
-      await sendKeys({ type: 'zwei' });
-      await sendKeys({ press: 'Enter' });
-      await form.updateComplete;
+      await retype(form, qty, 'zwei');
       assert.equal(qty.getAttribute('aria-invalid'), 'true');
       const message = $(form, `#${qty.getAttribute('aria-describedby')}`)?.textContent ?? '';
       assert.match(message, /^Geben Sie eine Zahl von 0,001 bis [\d.]+(,\d+)? ein\.$/);
@@ -488,10 +481,7 @@ describe('<svc-quote-form>', () => {
         ['2.5', 2],
         ['99999999999', 99_999],
       ] as const) {
-        qty.focus();
-        qty.select();
-        await sendKeys({ type: typed });
-        await form.updateComplete;
+        await retype(form, qty, typed, false);
         assert.equal(form.lines[0]?.cantidad, onTheWay, `${typed}: taken while typing`);
         await sendKeys({ press: 'Enter' });
         await form.updateComplete;
@@ -505,11 +495,7 @@ describe('<svc-quote-form>', () => {
         assert.include(totalsText(form), 'MX$28,420.00');
       }
       // Corrected: taken, and the message goes.
-      qty.focus();
-      qty.select();
-      await sendKeys({ type: '3' });
-      await sendKeys({ press: 'Enter' });
-      await form.updateComplete;
+      await retype(form, qty, '3');
       assert.equal(form.lines[0]?.cantidad, 3);
       assert.equal(qty.getAttribute('aria-invalid'), 'false');
       assert.isNull($(form, '.line .error-text'));

@@ -1,6 +1,6 @@
 // Helpers of the browser tests: the real service's address and keys, mounting the form, waiting,
 // the fault proxy, axe-core and screenshots. Not part of the package.
-import { executeServerCommand } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import '../define.js';
 import type { SvcQuoteForm } from '../quote-form/quote-form.component.js';
 
@@ -94,6 +94,23 @@ export function type(input: HTMLInputElement | HTMLTextAreaElement, value: strin
   input.value = value;
   input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+}
+
+/**
+ * Types `value` over what `input` holds, key by key as a person does (each key its own `input`
+ * event), then presses Enter unless `enter` is false, and waits for the form to render.
+ */
+export async function retype(
+  form: SvcQuoteForm,
+  input: HTMLInputElement,
+  value: string,
+  enter = true,
+): Promise<void> {
+  input.focus();
+  input.select();
+  await sendKeys({ type: value });
+  if (enter) await sendKeys({ press: 'Enter' });
+  await form.updateComplete;
 }
 
 /** Adds a catalog product through the picker, by a word of its name. */
