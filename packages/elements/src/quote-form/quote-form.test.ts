@@ -366,7 +366,7 @@ describe('<svc-quote-form>', () => {
           headers: { authorization: `Bearer ${svc.key}` },
         })
       ).json()) as { data: Record<string, unknown> };
-      const texto = { es: '50 % de anticipo, saldo a la entrega', en: '50 % deposit, balance on delivery' };
+      const texto = { es: '50 % de anticipo, después el saldo', en: '50 % deposit, then the balance' };
       for (const locale of ['en', 'es'] as const) {
         await fault({
           method: 'GET',

@@ -371,11 +371,11 @@ describe("the merchant's usual plan (widget settings)", () => {
         tipo: 'anticipo',
         porcentaje: 50,
         texto: {
-          es: '50 % de anticipo, saldo a la entrega',
-          en: '50 % deposit, balance on delivery',
-          pt: '50 % de entrada, saldo na entrega',
-          fr: 'Acompte de 50 %, solde à la livraison',
-          de: '50 % Anzahlung, Rest bei Lieferung',
+          es: '50 % de anticipo, después el saldo',
+          en: '50 % deposit, then the balance',
+          pt: '50 % de entrada, depois o saldo',
+          fr: 'Acompte de 50 %, puis le solde',
+          de: '50 % Anzahlung, danach der Rest',
         },
       });
       const created = await asWidget('POST', '/cotizaciones', {

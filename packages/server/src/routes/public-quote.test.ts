@@ -648,7 +648,7 @@ describe('rejecting, talking and promising on the page', () => {
     await api('POST', `/cotizaciones/${q.id}`, { action: 'pay', monto: 1000 });
     const approved = await detail(q.id);
     const { html } = await open(q.token);
-    expect(html).toContain('50 % de anticipo, saldo a la entrega');
+    expect(html).toContain('50 % de anticipo, después el saldo');
     expect(html).toContain('Anticipo');
     const payBy = new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'UTC' }).format(
       new Date(`${approved.calendario[1].vence}T00:00:00Z`),

@@ -242,15 +242,16 @@ export async function paymentFields(db: Queryable, quote: QuoteRow) {
 
 /**
  * The plan in words for a page or an e-mail, in one of the five languages, e.g. "50 % de anticipo,
- * saldo a la entrega" or "3 cuotas".
+ * después el saldo" or "3 pagos iguales". The balance is not said to be due on delivery: the
+ * `calendario` dates it by the client's payment terms from approval.
  */
 export function planText(plan: PaymentPlan, lang: string): string {
   const texts: Record<string, [string, (p: number) => string, (n: number) => string]> = {
-    es: ['Contado', (p) => `${p} % de anticipo, saldo a la entrega`, (n) => `${n} pagos iguales`],
-    en: ['Paid in full', (p) => `${p} % deposit, balance on delivery`, (n) => `${n} equal installments`],
-    pt: ['À vista', (p) => `${p} % de entrada, saldo na entrega`, (n) => `${n} parcelas iguais`],
-    fr: ['Comptant', (p) => `Acompte de ${p} %, solde à la livraison`, (n) => `${n} versements égaux`],
-    de: ['Sofort fällig', (p) => `${p} % Anzahlung, Rest bei Lieferung`, (n) => `${n} gleiche Raten`],
+    es: ['Contado', (p) => `${p} % de anticipo, después el saldo`, (n) => `${n} pagos iguales`],
+    en: ['Paid in full', (p) => `${p} % deposit, then the balance`, (n) => `${n} equal installments`],
+    pt: ['À vista', (p) => `${p} % de entrada, depois o saldo`, (n) => `${n} parcelas iguais`],
+    fr: ['Comptant', (p) => `Acompte de ${p} %, puis le solde`, (n) => `${n} versements égaux`],
+    de: ['Sofort fällig', (p) => `${p} % Anzahlung, danach der Rest`, (n) => `${n} gleiche Raten`],
   };
   const [cash, deposit, installments] = texts[lang] ?? texts.es!;
   if (plan.tipo === 'anticipo') return deposit(plan.porcentaje);
