@@ -219,6 +219,19 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
       stdout: '',
       stderr: expect.stringContaining('--expires 2020-01-01T00:00:00Z: the date has passed'),
     });
+    // Nor one dated by a day that does not exist (JavaScript reads 2027-02-30 as 2 March), or in
+    // a form that is not ISO 8601.
+    for (const expires of ['2099-02-30', '2099-06-30T24:00:00Z', '12/17/2099']) {
+      await expect(cli([...key, '--kind', 'secret', '--expires', expires], env)).rejects.toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringContaining(`--expires ${expires}: give an ISO 8601 date that exists`),
+      });
+    }
+    // revoke takes the id alone: a flag it has not is refused, not ignored.
+    await expect(
+      cli(['keys', 'revoke', '00000000-0000-4000-8000-000000000000', '--json'], env),
+    ).rejects.toMatchObject({ code: 1, stdout: '' });
   });
 
   it('keys create and seed refuse a wildcard origin over a top-level domain or one that could never match', async () => {

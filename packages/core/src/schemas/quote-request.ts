@@ -36,8 +36,14 @@ const text = (max: number) =>
     v.minLength(1, 'must not be empty'),
     maxChars(max, `must be at most ${max} characters`),
   );
+/** An amount of 0 up to a trillion (`message` says why one below is refused; above, the ceiling is named). */
 const money = (message: string) =>
-  v.pipe(v.number('must be a number'), v.finite(message), v.minValue(0, message), v.maxValue(1e12, message));
+  v.pipe(
+    v.number('must be a number'),
+    v.finite(message),
+    v.minValue(0, message),
+    v.maxValue(1e12, 'must be at most 1e12'),
+  );
 const currency = v.pipe(
   v.string('must be a string'),
   v.check(isCurrencyCode, 'must be an ISO 4217 currency code like MXN'),

@@ -16,6 +16,41 @@ import {
 } from '../services/api-keys.js';
 import { withDatabase } from './context.js';
 
+/** `YYYY-MM-DD`, optionally with a time and an offset (`T18:00`, `:00`, `.000`, then `Z`, `±HH:MM` or none for UTC). */
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * An ISO 8601 date or date and time, as an instant (a date alone is its midnight UTC); undefined
+ * when it is not one or names a day or time that does not exist: JavaScript's own parser takes
+ * `2027-02-30` for 2 March, and forms like `12/17/2027` in the machine's local time.
+ */
+export function isoInstant(text: string): Date | undefined {
+  const parts = ISO_INSTANT.exec(text.trim());
+  if (!parts) return undefined;
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  const exists =
+    calendar.getUTCFullYear() === year &&
+    calendar.getUTCMonth() === month - 1 &&
+    calendar.getUTCDate() === day &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59;
+  // Without an offset, UTC, as a date alone is (JavaScript would read the machine's local time).
+  const instant = new Date(
+    parts[4] === undefined ? `${text.trim()}T00:00:00Z` : `${text.trim()}${parts[7] ? '' : 'Z'}`,
+  );
+  return exists && !Number.isNaN(instant.getTime()) ? instant : undefined;
+}
+
 const KINDS = ['secret', 'publishable', 'restricted'];
 const MODES = ['test', 'live'];
 const SCOPES = ['read', 'write'];
@@ -25,8 +60,11 @@ export async function keysCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'rotate') return rotate(rest);
   if (sub === 'revoke') {
-    const id = rest[0];
-    if (!id || !isUuid(id)) throw new Error('usage: svc-server keys revoke KEY_ID (a UUID)');
+    // Nothing but the id: a flag it does not take (`--json`) is refused, not ignored.
+    const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
+    const [id, ...extra] = positionals;
+    if (!id || !isUuid(id) || extra.length > 0)
+      throw new Error('usage: svc-server keys revoke KEY_ID (a UUID)');
     const revoked = await withDatabase((db) => revokeApiKey(db, id));
     if (!revoked) throw new Error(`no key with id ${id}`);
     process.stdout.write(`Revoked key ${id}\n`);
@@ -58,8 +96,12 @@ export async function keysCommand(argv: string[]): Promise<number> {
   // Checked before the database is opened, and named as given.
   const origins = values.origin.map(normalizeOrigin);
   const ips = values.ip.map((ip) => normalizeIpEntry(ip, '--ip'));
-  const expiresAt = values.expires ? new Date(values.expires) : null;
-  if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error('--expires must be an ISO 8601 date');
+  const expiresAt = values.expires === undefined ? null : isoInstant(values.expires);
+  if (expiresAt === undefined) {
+    throw new Error(
+      `--expires ${values.expires}: give an ISO 8601 date that exists, like 2027-06-30 or 2027-06-30T18:00:00Z`,
+    );
+  }
   // A key born expired would print as created and then answer 401 to its first request.
   if (expiresAt && expiresAt.getTime() <= Date.now()) {
     throw new Error(`--expires ${values.expires}: the date has passed; give a future one`);

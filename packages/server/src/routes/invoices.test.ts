@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../services/api-keys.js';
 import { fireOverdueInvoices } from '../services/invoices.js';
@@ -277,6 +278,29 @@ describe('GET /facturas', () => {
 });
 
 describe('finalize (MX, sandbox stamping)', () => {
+  it('writes a well-formed CFDI whatever the names and descriptions hold, reading back the invoice’s text', async () => {
+    const descripcion = 'Soporte AT&T; plan &nbsp; <b>&amp; "HDMI"\u0001 ñ';
+    const legal = 'Ferretería & Hijos; &copy\u0007';
+    const inv = await draft({
+      cliente: { ...cliente, fiscal: { ...cliente.fiscal, legal_name: legal } },
+      items: [{ descripcion, cantidad: 1, precio_unitario: 10 }],
+    });
+    const { body } = await act(inv.id, { action: 'finalize' });
+    expect(body.data.estado_fiscal).toBe('stamped');
+    const xml = await (await t.app.request(`/i/${body.data.link_publico.split('/i/')[1]}/cfdi.xml`)).text();
+    // A strict XML 1.0 parser: undefined entities and control characters are errors.
+    const attributes = new Map<string, Record<string, string>>();
+    const parser = new SaxesParser({ xmlns: false });
+    parser.on('opentag', (tag) => {
+      attributes.set(tag.name, tag.attributes as Record<string, string>);
+    });
+    expect(() => parser.write(xml).close()).not.toThrow();
+    expect(attributes.get('cfdi:Concepto')).toMatchObject({
+      Descripcion: 'Soporte AT&T; plan &nbsp; <b>&amp; "HDMI" ñ',
+    });
+    expect(attributes.get('cfdi:Receptor')?.Nombre).toBe('FERRETERÍA & HIJOS; &COPY');
+  });
+
   it('numbers, stamps a CFDI 4.0 with the client fiscal data, opens, and fires invoice.finalized', async () => {
     const inv = await draft();
     const { res, body } = await act(inv.id, { action: 'finalize' });

@@ -113,6 +113,21 @@ describe('amounts', () => {
     expect(await count("products WHERE sku = 'COSTO-1'")).toBe(0);
   });
 
+  it('names the ceiling of an amount too large on a quote, not the floor', async () => {
+    for (const [body, message] of [
+      [{ descuento: { tipo: 'monto', valor: 1e15 } }, 'descuento.valor: must be at most 1e12'],
+      [{ items: [{ ...line(), precio_unitario: 1e15 }] }, 'items[0].precio_unitario: must be at most 1e12'],
+      [
+        { items: [{ ...line(), precio_unitario: -1 }] },
+        'items[0].precio_unitario: must be a number of 0 or more',
+      ],
+    ] as const) {
+      const res = await call('POST', '/cotizaciones', { cliente, items: [line()], ...body });
+      expect((await expectError(res, 400, 'invalid_request')).error).toBe(message);
+    }
+    expect(await count('quotes')).toBe(0);
+  });
+
   it('refuses a discount amount with more decimals than the currency has, on quotes and invoices', async () => {
     const descuento = { tipo: 'monto', valor: 1.005 };
     for (const path of ['/cotizaciones', '/facturas']) {

@@ -247,12 +247,15 @@ export function buildCfdi(request: StampRequest, stamp: Stamp): string {
       .ele('cfdi:CfdiRelacionados', { TipoRelacion: '01' })
       .ele('cfdi:CfdiRelacionado', { UUID: invoice.folio_fiscal });
   }
-  comprobante.ele('cfdi:Emisor', {
-    Rfc: emisor.Rfc,
-    Nombre: emisor.Nombre,
-    RegimenFiscal: emisor.RegimenFiscal,
-  });
-  comprobante.ele('cfdi:Receptor', receptorOf(request));
+  comprobante.ele(
+    'cfdi:Emisor',
+    xmlAttributes({
+      Rfc: emisor.Rfc,
+      Nombre: emisor.Nombre,
+      RegimenFiscal: emisor.RegimenFiscal,
+    }),
+  );
+  comprobante.ele('cfdi:Receptor', xmlAttributes(receptorOf(request)));
   const conceptos = comprobante.ele('cfdi:Conceptos');
   const byRate = new Map<string, { base: number; tax: number }>();
   const concept = (
@@ -261,7 +264,7 @@ export function buildCfdi(request: StampRequest, stamp: Stamp): string {
   ) => {
     const r = rate(traslado.rate);
     conceptos
-      .ele('cfdi:Concepto', attributes)
+      .ele('cfdi:Concepto', xmlAttributes(attributes))
       .ele('cfdi:Impuestos')
       .ele('cfdi:Traslados')
       .ele('cfdi:Traslado', {
@@ -338,6 +341,23 @@ export function buildCfdi(request: StampRequest, stamp: Stamp): string {
     SelloSAT: stamp.sandbox ? SANDBOX_SEAL : '',
   });
   return doc.end({ prettyPrint: true });
+}
+
+/** Characters XML 1.0 has no place for (C0 controls but tab and newlines, U+FFFE/FFFF, lone surrogates). */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/**
+ * Attribute values from the merchant and the client (names, descriptions, units) as the XML can
+ * hold them: characters XML has no place for left out, and every `&` escaped. xmlbuilder2 leaves
+ * an `&` that starts something shaped like a reference alone (`AT&T;`, `&nbsp;`), which made the
+ * document ill-formed, or read back other text than the invoice's; given `&amp;` it writes it as is.
+ */
+function xmlAttributes<T extends Record<string, string | undefined>>(attributes: T): T {
+  const safe: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    safe[name] = value?.replace(NOT_XML, '').replaceAll('&', '&amp;');
+  }
+  return safe as T;
 }
 
 /** The sandbox's seal: base64, as a real one, of words saying it is none. */
