@@ -635,6 +635,13 @@ export class SvcQuoteForm extends LitElement {
     if (!api || !this.config || this.phase !== 'ready') {
       throw new SvcApiError('service_unavailable', 'The form is not ready');
     }
+    // A quantity still being typed (submit() called with its field focused) is taken, or refused,
+    // as leaving the field would: never the value typed on the way ("2" of "2.5").
+    const editing = this.renderRoot.querySelector<HTMLInputElement>('.qty:focus');
+    if (editing) {
+      editing.dispatchEvent(new Event('change'));
+      await this.updateComplete;
+    }
     const view = this.#view;
     const required = this.config.required_client_fields;
     const fiscalOpen =

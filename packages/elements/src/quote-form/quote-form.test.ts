@@ -494,6 +494,16 @@ describe('<svc-quote-form>', () => {
         await until(() => form.totalsConfirmed, 'confirmed again');
         assert.include(totalsText(form), 'MX$28,420.00');
       }
+      // submit() while a wrong quantity is still being typed: refused there, nothing sent.
+      await retype(form, qty, '2.5', false);
+      await fillClient(form, `Tecleando ${Date.now()}`);
+      const failure = await form.submit().then(
+        () => undefined,
+        (e: { code: string }) => e,
+      );
+      assert.equal(failure?.code, 'invalid_request');
+      assert.equal(form.lines[0]?.cantidad, 1);
+      assert.equal(form.shadowRoot!.activeElement, qty);
       // Corrected: taken, and the message goes.
       await retype(form, qty, '3');
       assert.equal(form.lines[0]?.cantidad, 3);
