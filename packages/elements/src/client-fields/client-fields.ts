@@ -1,4 +1,3 @@
-import { isCountryCode } from '@svc/core';
 import { html, nothing, type TemplateResult } from 'lit';
 import { said, type Text, type View } from '../internal/view.js';
 
@@ -32,6 +31,14 @@ const FORMATS: Record<string, [RegExp, string]> = {
   country: [/^[A-Z]{2}$/, 'MX'],
 };
 const MEXICAN = ['regimen_fiscal', 'uso_cfdi', 'cp_fiscal'] as const;
+
+/**
+ * Whether the browser knows `code` as a region. Its own data, not @svc/core's list of ISO codes
+ * (~260 B brotli of the script's budget): the two differ only on codes that are no country, such
+ * as EU or ZZ, which the service then refuses, naming the field.
+ */
+const isRegion = (code: string) =>
+  new Intl.DisplayNames('en', { type: 'region', fallback: 'none' }).of(code) !== undefined;
 
 /** The client form's state that lives in the host. */
 export interface ClientFieldsState {
@@ -84,7 +91,7 @@ export function validateClient(view: View, client: QuoteClient, required: string
   if (client.email && !EMAIL.test(client.email)) errors.email = said('invalidEmail');
   for (const [name, [pattern, example]] of Object.entries(FORMATS)) {
     const value = flat[name];
-    if (value && !errors[name] && (!pattern.test(value) || (name === 'country' && !isCountryCode(value))))
+    if (value && !errors[name] && (!pattern.test(value) || (name === 'country' && !isRegion(value))))
       errors[name] = said('invalidFormat', { example });
   }
   if (client.fiscal && !client.fiscal.tax_id) errors.tax_id = said('required');
