@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ApiError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { PERMISSION_RESOURCES } from '../middleware/authorize.js';
+import { dayExists } from '../schemas/requests.js';
 import {
   type ApiKeyRecord,
   createApiKey,
@@ -26,29 +27,16 @@ const ISO_INSTANT =
  * `2027-02-30` for 2 March, and forms like `12/17/2027` in the machine's local time.
  */
 export function isoInstant(text: string): Date | undefined {
-  const parts = ISO_INSTANT.exec(text.trim());
-  if (!parts) return undefined;
-  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((part) => Number(part ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const calendar = new Date(Date.UTC(year, month - 1, day));
-  const exists =
-    calendar.getUTCFullYear() === year &&
-    calendar.getUTCMonth() === month - 1 &&
-    calendar.getUTCDate() === day &&
-    hour <= 23 &&
-    minute <= 59 &&
-    second <= 59;
+  const trimmed = text.trim();
+  const parts = ISO_INSTANT.exec(trimmed);
+  if (!parts || !dayExists(trimmed.slice(0, 10))) return undefined;
+  const [hour = 0, minute = 0, second = 0] = parts.slice(4, 7).map((part) => Number(part ?? 0));
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
   // Without an offset, UTC, as a date alone is (JavaScript would read the machine's local time).
   const instant = new Date(
-    parts[4] === undefined ? `${text.trim()}T00:00:00Z` : `${text.trim()}${parts[7] ? '' : 'Z'}`,
+    parts[4] === undefined ? `${trimmed}T00:00:00Z` : `${trimmed}${parts[7] ? '' : 'Z'}`,
   );
-  return exists && !Number.isNaN(instant.getTime()) ? instant : undefined;
+  return Number.isNaN(instant.getTime()) ? undefined : instant;
 }
 
 const KINDS = ['secret', 'publishable', 'restricted'];
