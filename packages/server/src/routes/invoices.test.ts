@@ -282,7 +282,12 @@ describe('finalize (MX, sandbox stamping)', () => {
     const descripcion = 'Soporte AT&T; plan &nbsp; <b>&amp; "HDMI"\u0001 ñ';
     const legal = 'Ferretería & Hijos; &copy\u0007';
     const inv = await draft({
-      cliente: { ...cliente, fiscal: { ...cliente.fiscal, legal_name: legal } },
+      // A client of its own: the file's usual one already exists with its own fiscal data.
+      cliente: {
+        empresa: 'Hijos y Tuercas',
+        email: 'hijos@tuerca.example',
+        fiscal: { ...cliente.fiscal, tax_id: 'HYT010101AB1', legal_name: legal },
+      },
       items: [{ descripcion, cantidad: 1, precio_unitario: 10 }],
     });
     const { body } = await act(inv.id, { action: 'finalize' });
