@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -327,6 +327,39 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
       expect({ status: res.status, code: body.code }).toEqual({ status, code });
       expect(body.request_id).toBe(res.headers.get('service-request-id'));
     }
+  });
+
+  it('answers what Node cannot parse with the flat JSON error body, not a bare status line', async () => {
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+        let answer = '';
+        socket.on('data', (d) => (answer += d));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+        socket.write(request);
+      });
+    const parse = (answer: string) => {
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      return { status: Number(head.split(' ')[1]), head, body: JSON.parse(body) };
+    };
+    // Node's limit for a request's head is 16 KiB.
+    const big = parse(
+      await raw(`GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    );
+    expect(big.status).toBe(431);
+    expect(big.head).toMatch(/content-type: application\/json/i);
+    expect(big.body).toEqual({
+      error: expect.stringContaining('16 KiB'),
+      code: 'invalid_request',
+      request_id: expect.stringMatching(/^req_/),
+      doc_url: expect.stringContaining('/docs/errors'),
+    });
+    const garbled = parse(await raw('NOT HTTP AT ALL\r\n\r\n'));
+    expect(garbled.status).toBe(400);
+    expect(garbled.body.code).toBe('invalid_request');
+    // The process is still serving.
+    expect((await me()).status).toBe(401);
   });
 
   it('never writes a key or a token to its log', async () => {

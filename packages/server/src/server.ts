@@ -5,6 +5,7 @@ import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { createDrafter } from './drafting/index.js';
+import { answerClientError } from './http/client-error.js';
 import { createLogger, type Logger } from './logger.js';
 import { listenerWithFastPath } from './routes/config-fast-path.js';
 import { listenerWithWidgetFastPath } from './routes/widget-fast-path.js';
@@ -50,6 +51,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const server: Server = createServer(
     listenerWithFastPath(app.configFromMemory, listenerWithWidgetFastPath(app.widgetFromMemory, listener)),
   );
+  server.on('clientError', answerClientError);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

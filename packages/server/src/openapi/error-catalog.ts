@@ -14,7 +14,7 @@ export interface ErrorDoc {
 export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
   invalid_request: {
     status: 400,
-    text: 'The request breaks a rule of the operation: the message names the field (or the query parameter) and what is wrong. Some cases add fields, for example `reason` for a coupon that does not apply or a stamping the tax authority refused (`fiscal_rejected`, with `motivo`). Fix the request; retrying it as it is will fail the same way.',
+    text: 'The request breaks a rule of the operation: the message names the field (or the query parameter) and what is wrong. Some cases add fields, for example `reason` for a coupon that does not apply or a stamping the tax authority refused (`fiscal_rejected`, with `motivo`). Also what Node cannot parse, with its own status: 431 for headers over 16 KiB, 408 for a request that never finished, 400 for one that is not HTTP. Fix the request; retrying it as it is will fail the same way.',
   },
   invalid_json: {
     status: 400,
