@@ -13,8 +13,9 @@ const host = process.env.HOST ?? '127.0.0.1';
 const env = { ...process.env, DATA_DIR: dataDir, PORT: port, HOST: host };
 // `seed` writes the demo keys to this file (mode 0600) and the demo pages read them from it: kept
 // next to the sandbox data so every start can print them; they are test keys of a local demo
-// organization (the database itself only holds their hashes). Also svc-server's default.
-const keysFile = join(dataDir, 'demo-keys.json');
+// organization (the database itself only holds their hashes). svc-server's default, and as there
+// `DEMO_KEYS_FILE` names another file, or none when empty.
+const keysFile = process.env.DEMO_KEYS_FILE ?? join(dataDir, 'demo-keys.json');
 env.DEMO_KEYS_FILE = keysFile;
 
 function step(message) {
@@ -30,17 +31,22 @@ if (
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-// Seeded once per data directory; on PostgreSQL at every start (seeding is safe to repeat). Keys
-// without the PGlite data beside them (written by a seed against PostgreSQL) are seeded afresh.
-if (!existsSync(keysFile) || process.env.DATABASE_URL || !existsSync(join(dataDir, 'pglite'))) {
-  step('creating the demo sandbox (first start, a few seconds)…');
-  const seed = spawnSync(process.execPath, [cli, 'seed', '--json'], { cwd: root, env, encoding: 'utf8' });
-  if (seed.status !== 0) {
-    process.stderr.write(seed.stderr);
-    process.exit(seed.status ?? 1);
+// Seeded once per data directory. On PostgreSQL at every start, because this script cannot tell
+// whether the keys in the file belong to that database (seeding is safe to repeat: it issues fresh
+// keys and the earlier ones keep working). Keys without the PGlite data beside them (written by a
+// seed against PostgreSQL), or no keys file at all, are seeded afresh.
+let seed;
+if (!keysFile || !existsSync(keysFile) || process.env.DATABASE_URL || !existsSync(join(dataDir, 'pglite'))) {
+  step('creating the demo sandbox (a few seconds)…');
+  const seeding = spawnSync(process.execPath, [cli, 'seed', '--json'], { cwd: root, env, encoding: 'utf8' });
+  if (seeding.status !== 0) {
+    process.stderr.write(seeding.stderr);
+    process.exit(seeding.status ?? 1);
   }
+  seed = JSON.parse(seeding.stdout);
+} else {
+  seed = JSON.parse(readFileSync(keysFile, 'utf8'));
 }
-const seed = JSON.parse(readFileSync(keysFile, 'utf8'));
 const base = `http://${host}:${port}`;
 
 const server = spawn(process.execPath, [cli, 'serve'], {

@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, startServerProcess } from './support/processes.js';
+import { cli, freePort, ROOT, startServerProcess } from './support/processes.js';
 
 /**
  * `svc-server seed` then `svc-server serve`, as design.md section 3 and docs/operations.md
@@ -48,6 +49,42 @@ describe('seed, then serve: the demo works without npm start', () => {
         await server.stop();
       }
     } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('npm start keeps the keys where DEMO_KEYS_FILE says, and prints the ones it wrote there', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'svc-demo-start-'));
+    const file = join(other, 'elsewhere', 'keys.json');
+    const port = String(await freePort());
+    const start = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATA_DIR: join(other, 'data'),
+        DEMO_KEYS_FILE: file,
+        PORT: port,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    start.stdout.on('data', (d) => (output += d));
+    start.stderr.on('data', (d) => (output += d));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!output.includes('Try: curl') && Date.now() < deadline && start.exitCode === null)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(output).toContain('Try: curl');
+      const keys = JSON.parse(readFileSync(file, 'utf8'));
+      expect(output).toContain(`Publishable key  ${keys.keys.pk_test}`);
+      expect(existsSync(join(other, 'data', 'demo-keys.json'))).toBe(false);
+      const home = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+      expect(home).toContain(`publishable-key="${keys.keys.pk_test}"`);
+    } finally {
+      const exited = new Promise((r) => start.once('exit', r));
+      start.kill('SIGTERM');
+      await exited;
       rmSync(other, { recursive: true, force: true });
     }
   });
