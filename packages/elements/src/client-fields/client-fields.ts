@@ -120,7 +120,7 @@ export function clientFields(
       <label for="svc-f-${name}">${t.fields[name]}${required ? html`<span aria-hidden="true"> *</span>` : nothing}</label>
       <input id="svc-f-${name}" name=${name} type=${type} autocomplete=${autocomplete}
         inputmode=${extra.inputmode ?? nothing} maxlength=${extra.maxlength ?? '200'}
-        ?required=${required} aria-invalid=${error ? 'true' : 'false'}
+        ?required=${required} aria-invalid=${!!error}
         aria-describedby=${error ? `svc-e-${name}` : nothing} .value=${value}
         @input=${(e: Event) => {
           if (name === 'country') act.country((e.target as HTMLInputElement).value.trim().toUpperCase());

@@ -33,7 +33,7 @@ export function draftBox(
   act: { start(text: string): void; stop(): void },
 ): TemplateResult {
   const { t } = view;
-  return html`<div part="draft" class="field draft" aria-busy=${state.running ? 'true' : 'false'}
+  return html`<div part="draft" class="field draft" aria-busy=${!!state.running}
     @keydown=${(e: KeyboardEvent) => {
       if (e.key === 'Escape' && state.running) {
         e.preventDefault();

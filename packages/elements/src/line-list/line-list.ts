@@ -104,7 +104,7 @@ export function lineList(
                 inputmode=${line.fraccionable ? 'decimal' : 'numeric'}
                 autocomplete="off"
                 aria-label="${t.quantity}: ${line.descripcion}"
-                aria-invalid=${line.error ? 'true' : 'false'}
+                aria-invalid=${!!line.error}
                 aria-describedby=${line.error ? `svc-qe-${line.key}` : nothing}
                 .value=${line.typed ?? plain(view, line.cantidad)}
                 @focus=${(e: Event) => {
@@ -151,9 +151,12 @@ export function lineList(
   </section>`;
 }
 
+/** The custom line's message when its description is empty. */
+const needDescription: Text = (v) => v.t.required;
+
 /**
  * The "custom item" disclosure: a free-text line with its own price (when the merchant allows).
- * `error` is what is wrong with the price typed; `act.invalid` is told when a price does not qualify.
+ * `error` is what is wrong with the description or the price typed; `act.invalid` is told when a price does not qualify.
  */
 export function customLine(
   view: View,
@@ -161,34 +164,39 @@ export function customLine(
   act: { add(line: QuoteLine): void; invalid(error?: Text): void },
 ): TemplateResult {
   const { t } = view;
+  // Which of the two fields the message is about. (Lit writes a boolean attribute value as "true"
+  // or "false", as ARIA wants: hence `${!!x}` in the ARIA states of the form.)
+  const desc = error === needDescription;
+  const price = error && !desc;
   /** Adds the row's line, or puts the focus on what it still needs. */
   const addFrom = (row: Element) => {
     const [desc, price] = row.querySelectorAll('input');
     // From 0 to the most one line may amount to, to the cent.
     const value = readNumber(price!.value, decimalMark(view), 0, 1e10, false, 2);
-    if (!desc!.value.trim() || value === null) {
-      if (price!.value.trim() && value === null)
+    const text = desc!.value.trim();
+    if (!text) return act.invalid(needDescription), desc!.focus();
+    if (value === null) {
+      if (price!.value.trim())
         act.invalid((v) => v.say(v.t.numberRange, { min: v.number(0), max: v.number(1e10) }));
-      (desc!.value.trim() ? price : desc)!.focus();
-      return;
+      return price!.focus();
     }
-    act.add({ descripcion: desc!.value.trim(), cantidad: 1, precio_unitario: value, fraccionable: true });
+    act.add({ descripcion: text, cantidad: 1, precio_unitario: value, fraccionable: true });
     desc!.value = '';
     price!.value = '';
     desc!.focus();
   };
   return html`<details class="custom">
     <summary>${t.addCustom}</summary>
-    <div class="row" @keydown=${(e: KeyboardEvent) => {
+    <div class="row" @input=${() => error && act.invalid()} @keydown=${(e: KeyboardEvent) => {
       // Enter in either field adds the line, as the button does; it does not send the quote.
       if (e.key !== 'Enter' || (e.target as HTMLElement).tagName !== 'INPUT') return;
       e.preventDefault();
       addFrom(e.currentTarget as Element);
     }}>
-      <div class="field grow"><label for="svc-custom-desc">${t.customDescription}</label><input id="svc-custom-desc" maxlength="500" /></div>
+      <div class="field grow"><label for="svc-custom-desc">${t.customDescription}</label><input id="svc-custom-desc" maxlength="500"
+        aria-invalid=${!!desc} aria-describedby=${desc ? 'svc-custom-error' : nothing} /></div>
       <div class="field price"><label for="svc-custom-price">${t.customPrice}</label><input id="svc-custom-price" inputmode="decimal" autocomplete="off"
-        aria-invalid=${error ? 'true' : 'false'} aria-describedby=${error ? 'svc-custom-error' : nothing}
-        @input=${() => error && act.invalid()} /></div>
+        aria-invalid=${!!price} aria-describedby=${price ? 'svc-custom-error' : nothing} /></div>
       <button type="button" @click=${(e: Event) => addFrom((e.target as HTMLElement).closest('.row')!)}>${t.add}</button>
     </div>
     ${error ? html`<p class="error-text" id="svc-custom-error">${error(view)}</p>` : nothing}

@@ -209,7 +209,7 @@ export class SvcProductPicker extends LitElement {
         role="combobox"
         autocomplete="off"
         aria-autocomplete="list"
-        aria-expanded=${this.open ? 'true' : 'false'}
+        aria-expanded=${!!this.open}
         aria-controls="${this.#id}-list"
         aria-activedescendant=${this.open && active ? active : nothing}
         placeholder=${this.placeholder}
@@ -242,7 +242,7 @@ export class SvcProductPicker extends LitElement {
                   (p, i) => html`<li
                 id="${this.#id}-opt-${i}"
                 role="option"
-                aria-selected=${i === this.active ? 'true' : 'false'}
+                aria-selected=${i === this.active}
                 @mousedown=${(e: Event) => e.preventDefault()}
                 @click=${() => this.#pick(p)}
               >

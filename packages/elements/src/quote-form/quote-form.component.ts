@@ -896,7 +896,7 @@ export class SvcQuoteForm extends LitElement {
           <div class="notice" role="status">${this.notice?.error ? nothing : this.notice?.text(view)}</div>
           <div class="notice error" role="alert">${this.notice?.error ? this.notice.text(view) : nothing}</div>
         </div>
-        <button class="primary submit" part="submit" type="submit" aria-disabled=${this.submitting ? 'true' : 'false'}>
+        <button class="primary submit" part="submit" type="submit" aria-disabled=${!!this.submitting}>
           ${this.submitting ? t.submitting : t.submit}
         </button>
       </div>

@@ -543,6 +543,34 @@ describe('<svc-quote-form>', () => {
       assert.notOk($(form, '[part~="success"]'));
     });
 
+    it('says a custom line needs its description, at that field, and clears it on typing', async () => {
+      const form = await mount({ attrs: { locale: 'en' } });
+      $<HTMLDetailsElement>(form, 'details.custom')!.open = true;
+      const desc = $<HTMLInputElement>(form, '#svc-custom-desc')!;
+      const price = $<HTMLInputElement>(form, '#svc-custom-price')!;
+      price.focus();
+      await sendKeys({ type: '350' });
+      await sendKeys({ press: 'Enter' });
+      await form.updateComplete;
+      assert.equal(form.lines.length, 0, 'no line without a description');
+      assert.equal(form.shadowRoot!.activeElement, desc);
+      assert.equal(desc.getAttribute('aria-invalid'), 'true');
+      assert.equal(price.getAttribute('aria-invalid'), 'false', 'the price is not what is wrong');
+      assert.equal($(form, `#${desc.getAttribute('aria-describedby')}`)?.textContent, 'This is required.');
+      assert.deepEqual(await axeViolations(form), []);
+      await sendKeys({ type: 'Instalación' });
+      await form.updateComplete;
+      assert.equal(desc.getAttribute('aria-invalid'), 'false');
+      assert.isNull(desc.getAttribute('aria-describedby'));
+      assert.isNull($(form, '#svc-custom-error'));
+      await sendKeys({ press: 'Enter' });
+      await form.updateComplete;
+      assert.deepEqual(
+        form.lines.map((l) => [l.descripcion, l.precio_unitario]),
+        [['Instalación', 350]],
+      );
+    });
+
     for (const width of [360, 720]) {
       it(`lines up quantities and amounts with the totals, tabbed in the order seen, at ${width} px`, async () => {
         const form = await mount({ attrs: { locale: 'de' }, width: `${width}px` });

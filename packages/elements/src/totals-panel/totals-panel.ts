@@ -40,7 +40,7 @@ export function couponField(
     <label for="svc-coupon">${t.coupon}</label>
     <div class="row nowrap">
       <input id="svc-coupon" class="grow" autocomplete="off" autocapitalize="characters" maxlength="64"
-        aria-describedby="svc-coupon-status" aria-invalid=${invalid ? 'true' : 'false'}
+        aria-describedby="svc-coupon-status" aria-invalid=${!!invalid}
         @keydown=${(e: KeyboardEvent) => {
           if (e.key === 'Enter') {
             e.preventDefault();
@@ -75,7 +75,7 @@ export function totalsPanel(
   refusal: Text | undefined,
 ): TemplateResult {
   const { t, money } = view;
-  return html`<div><dl class="totals" part="totals" aria-busy=${pending ? 'true' : 'false'}>
+  return html`<div><dl class="totals" part="totals" aria-busy=${!!pending}>
     <div><dt>${t.subtotal}</dt><dd>${money(figures.subtotal)}</dd></div>
     ${figures.descuento > 0 ? html`<div><dt>${t.discount}</dt><dd>−${money(figures.descuento)}</dd></div>` : nothing}
     <div><dt>${t.tax}</dt><dd>${money(figures.impuestos)}</dd></div>
