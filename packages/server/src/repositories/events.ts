@@ -127,7 +127,16 @@ export async function insertEvent(tx: Queryable, event: NewEvent): Promise<strin
 /** Newest first, optionally by type and object, after the cursor's position. */
 export async function listEvents(
   db: Queryable,
-  query: { orgId: string; mode: string; type?: string; objectId?: string; beforeSeq?: number; limit: number },
+  query: {
+    orgId: string;
+    mode: string;
+    type?: string;
+    /** Only these types (a restricted key's), when given. */
+    types?: readonly string[];
+    objectId?: string;
+    beforeSeq?: number;
+    limit: number;
+  },
 ): Promise<{ records: EventRecord[]; lastSeq: number | null; more: boolean }> {
   const rows = await db.query<EventRecord & { seq: number }>(
     `SELECT id, seq, type, object, object_id, data, actor,
@@ -138,6 +147,7 @@ export async function listEvents(
        AND ($3::text IS NULL OR type = $3)
        AND ($4::uuid IS NULL OR object_id = $4)
        AND ($5::bigint IS NULL OR seq < $5)
+       AND ($7::text[] IS NULL OR type = ANY($7))
      ORDER BY seq DESC
      LIMIT $6`,
     [
@@ -147,6 +157,7 @@ export async function listEvents(
       query.objectId ?? null,
       query.beforeSeq ?? null,
       query.limit + 1,
+      query.types ?? null,
     ],
   );
   const more = rows.length > query.limit;

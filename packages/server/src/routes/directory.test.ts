@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../services/api-keys.js';
 import { expectError, until } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 
@@ -436,6 +437,45 @@ describe('GET /events', () => {
     const at = ids.indexOf(first.data[1].id);
     expect(second.data.map((e: Json) => e.id)).toEqual(ids.slice(at + 1, at + 3));
     expect(all.data.every((e: Json) => e.actor.startsWith('api:'))).toBe(true);
+  });
+
+  it('shows a restricted key only the events of what it may read, as its webhooks receive them', async () => {
+    const { key } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'restricted',
+      mode: 'test',
+      scope: 'write',
+      permissions: { cotizaciones: 'write', events: 'read' },
+    });
+    await t.call('POST', '/api/v1/clientes', {
+      key: sk,
+      body: { empresa: 'Privada SA', email: 'privada@example.com' },
+    });
+    await t.call('POST', '/api/v1/cotizaciones', {
+      key: sk,
+      body: {
+        items: [{ descripcion: 'X', cantidad: 1, precio_unitario: 10 }],
+        cliente: { empresa: 'Visible SA' },
+      },
+    });
+    const seen = await json(await t.call('GET', '/api/v1/events?limit=200', { key }));
+    const types = new Set(seen.data.map((e: Json) => e.type.split('.')[0]));
+    expect(types.has('quote')).toBe(true);
+    expect(
+      [...types].filter((family) => family !== 'quote' && family !== 'payment' && family !== 'promise'),
+    ).toEqual([]);
+    expect(JSON.stringify(seen.data)).not.toContain('privada@example.com');
+    // Its pages are full pages of what it may read.
+    const page = await json(await t.call('GET', '/api/v1/events?limit=1', { key }));
+    expect(page.data[0].type).toMatch(/^quote\./);
+    await expectError(
+      await t.call('GET', '/api/v1/events?type=client.created', { key }),
+      403,
+      'insufficient_scope',
+    );
+    // The secret key still reads everything.
+    const all = await json(await t.call('GET', '/api/v1/events?limit=200', { key: sk }));
+    expect(JSON.stringify(all.data)).toContain('privada@example.com');
   });
 
   it('refuses bad parameters and never shows live events to test keys', async () => {

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { invalidRequest } from '../errors.js';
+import { ApiError, invalidRequest } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../http/cursor.js';
 import { enumParam, intParam, onlyParams } from '../http/query.js';
 import { isUuid } from '../ids.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { listEvents } from '../repositories/events.js';
-import { EVENT_TYPES } from '../services/event-catalog.js';
+import { EVENT_TYPES, eventResource, mayReceive } from '../services/event-catalog.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 /** `GET /events`: the organization's event history, newest first, with stable cursors. */
@@ -21,10 +21,21 @@ export function eventRoutes(deps: AppDeps) {
       const type = enumParam(query.type, 'type', EVENT_TYPES);
       if (query.object_id !== undefined && !isUuid(query.object_id))
         throw invalidRequest('object_id: must be a UUID');
+      // A restricted key reads only the events of what it may read, as its webhooks and listen
+      // sessions receive them: an event carries its record's data (a client's e-mail, an invoice).
+      if (type && !mayReceive(key, type)) {
+        throw new ApiError(
+          403,
+          'insufficient_scope',
+          `type: this restricted key has no read permission on ${eventResource(type)}, so it cannot read ${type}.`,
+        );
+      }
+      const types = key.kind === 'restricted' ? EVENT_TYPES.filter((t) => mayReceive(key, t)) : undefined;
       const page = await listEvents(deps.db, {
         orgId: org.id,
         mode: key.mode,
         type,
+        types,
         objectId: query.object_id,
         beforeSeq: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
         limit,
