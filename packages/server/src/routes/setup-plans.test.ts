@@ -387,9 +387,12 @@ describe('the review page', () => {
       productos: [
         { sku: 'KEEP-1', nombre: 'Con IVA cero (2027)', unidad: 'pieza', precio_lista: 12, moneda: 'MXN' },
       ],
-      cupones: [{ code: 'KEEP50', tipo: 'monto', valor: 60, moneda: 'MXN' }],
+      // No moneda: the amount coupon's currency stays MXN.
+      cupones: [{ code: 'KEEP50', tipo: 'monto', valor: 60 }],
     });
+    expect(body.data?.cambios?.cupones).toEqual({ crear: 0, actualizar: 1 });
     const review = await openReview(body.data.review_url);
+    expect(review.page).toContain('<tr><th scope="row">moneda</th><td>MXN</td><td>MXN</td></tr>');
     // The review shows them unchanged.
     expect(review.page).toContain('<tr><th scope="row">tax_rate</th><td>0</td><td>0</td></tr>');
     expect(review.page).toContain('<tr><th scope="row">max_uses</th><td>7</td><td>7</td></tr>');
@@ -404,6 +407,24 @@ describe('the review page', () => {
       [org.id],
     );
     expect(coupon).toEqual({ valor: 60, moneda: 'MXN', max_uses: 7, expires: true });
+  });
+
+  it('refuses a new amount coupon without a currency, or a percentage one turned into an amount without one', async () => {
+    const plans = await count('setup_plans');
+    for (const cupon of [
+      { code: `NUEVO${Date.now() % 100000}`, tipo: 'monto', valor: 100 },
+      { code: 'BIENVENIDA10', tipo: 'monto', valor: 100 },
+      { code: 'PROMO500', tipo: 'monto', valor: 100, moneda: null },
+    ]) {
+      const { res } = await propose({ cupones: [cupon] });
+      expect((await expectError(res, 400, 'invalid_request')).error).toBe(
+        'cupones[0].moneda: is required for an amount coupon',
+      );
+    }
+    // The kept currency's decimals still apply to the amount.
+    const { res } = await propose({ cupones: [{ code: 'PROMO500', tipo: 'monto', valor: 1.234 }] });
+    expect((await expectError(res, 400, 'invalid_request')).error).toMatch(/^cupones\[0\]\.valor/);
+    expect(await count('setup_plans')).toBe(plans);
   });
 
   it('refuses, when proposed, a max_uses below the uses a coupon already has', async () => {

@@ -80,10 +80,6 @@ const couponSchema = v.pipe(
     v.check((c) => c.tipo !== 'porcentaje' || c.valor <= 100, 'must be at most 100 for a percentage'),
     ['valor'],
   ),
-  v.forward(
-    v.check((c) => c.tipo !== 'monto' || !!c.moneda, 'is required for an amount coupon'),
-    ['moneda'],
-  ),
 );
 
 const elementsSchema = v.strictObject({

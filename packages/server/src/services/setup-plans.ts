@@ -184,9 +184,6 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
         `cupones[${i}].moneda: ${c.moneda} is not a currency of this business (${org.currencies.join(', ')})`,
       );
     }
-    // An amount is money in its currency (required for one): refused, as a price is, rather than
-    // rounded when applied.
-    if (c.tipo === 'monto' && c.moneda) exactMinor(c.valor, c.moneda, `cupones[${i}].valor`);
   });
   if (plan.elements?.origins) {
     plan.elements.origins = plan.elements.origins.map((origin, i) => {
@@ -198,6 +195,14 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
     });
   }
   const current = await readCurrent(deps.db, org.id, auth.key.mode, plan);
+  (plan.cupones ?? []).forEach((c, i) => {
+    if (c.tipo !== 'monto') return;
+    // An update that leaves the currency out keeps the coupon's; a new amount coupon needs one.
+    const { moneda } = keptCouponFields(c, current.cupones.get(c.code.toLowerCase()));
+    if (!moneda) throw invalidRequest(`cupones[${i}].moneda: is required for an amount coupon`);
+    // An amount is money in its currency: refused, as a price is, rather than rounded when applied.
+    exactMinor(c.valor, moneda as string, `cupones[${i}].valor`);
+  });
   (plan.workflows ?? []).forEach((w, i) => {
     if (current.workflows.has(w.nombre)) {
       throw invalidRequest(`workflows[${i}].nombre: a workflow named ${w.nombre} already exists`);
