@@ -89,6 +89,8 @@ describe('POST /setup/plans', () => {
 
   it.each([
     [{}, 'at least one change'],
+    [{ elements: {} }, 'at least one change'],
+    [{ elements: { features: {} } }, 'at least one change'],
     [
       { productos: [{ sku: 'X', nombre: 'X', unidad: 'u', precio_lista: -1, moneda: 'MXN' }] },
       'precio_lista',

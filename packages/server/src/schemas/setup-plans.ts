@@ -82,6 +82,13 @@ const couponSchema = v.pipe(
   ),
 );
 
+/** Whether `elements` names anything to change (`{}` or `{ features: {} }` names nothing). */
+const changesElements = (elements: v.InferOutput<typeof elementsSchema> | undefined): boolean =>
+  !!elements &&
+  (elements.origins !== undefined ||
+    elements.color !== undefined ||
+    Object.keys(elements.features ?? {}).length > 0);
+
 const elementsSchema = v.strictObject({
   origins: v.optional(
     v.pipe(
@@ -135,7 +142,13 @@ export const setupPlanSchema = v.pipe(
     elements: v.optional(elementsSchema),
   }),
   v.check(
-    (plan) => !!(plan.productos?.length || plan.cupones?.length || plan.workflows?.length || plan.elements),
+    (plan) =>
+      !!(
+        plan.productos?.length ||
+        plan.cupones?.length ||
+        plan.workflows?.length ||
+        changesElements(plan.elements)
+      ),
     'a plan must propose at least one change (productos, cupones, workflows or elements)',
   ),
 );
