@@ -156,7 +156,7 @@ const needDescription: Text = (v) => v.t.required;
 
 /**
  * The "custom item" disclosure: a free-text line with its own price (when the merchant allows).
- * `error` is what is wrong with the description or the price typed; `act.invalid` is told when a price does not qualify.
+ * `error` is what is wrong with the description or the price typed; `act.invalid` is told what is wrong (nothing: the message goes).
  */
 export function customLine(
   view: View,
@@ -174,7 +174,10 @@ export function customLine(
     // From 0 to the most one line may amount to, to the cent.
     const value = readNumber(price!.value, decimalMark(view), 0, 1e10, false, 2);
     const text = desc!.value.trim();
-    if (!text) return act.invalid(needDescription), desc!.focus();
+    if (!text) {
+      act.invalid(needDescription);
+      return desc!.focus();
+    }
     if (value === null) {
       if (price!.value.trim())
         act.invalid((v) => v.say(v.t.numberRange, { min: v.number(0), max: v.number(1e10) }));

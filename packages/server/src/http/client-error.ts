@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
 import { API_VERSION } from '../config.js';
+import { ApiError } from '../errors.js';
 import { requestId } from '../ids.js';
-import { errorDocUrl } from './error-handler.js';
+import { errorBody } from './error-handler.js';
 
 /** Node's largest request head by default (`--max-http-header-size`), in KiB, for the message. */
 const MAX_HEADER_KIB = 16;
@@ -29,12 +30,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
         ? [408, 'Request Timeout', 'The request was not received in time.']
         : [400, 'Bad Request', 'The request is not valid HTTP.'];
   const id = requestId();
-  const body = JSON.stringify({
-    error: message,
-    code: 'invalid_request',
-    request_id: id,
-    doc_url: errorDocUrl('invalid_request'),
-  });
+  const body = JSON.stringify(errorBody(new ApiError(status, 'invalid_request', message), id));
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +

@@ -23,14 +23,14 @@ export function eventRoutes(deps: AppDeps) {
         throw invalidRequest('object_id: must be a UUID');
       // A restricted key reads only the events of what it may read, as its webhooks and listen
       // sessions receive them: an event carries its record's data (a client's e-mail, an invoice).
-      if (type && !mayReceive(key, type)) {
+      const types = key.kind === 'restricted' ? EVENT_TYPES.filter((t) => mayReceive(key, t)) : undefined;
+      if (type && types && !types.includes(type)) {
         throw new ApiError(
           403,
           'insufficient_scope',
           `type: this restricted key has no read permission on ${eventResource(type)}, so it cannot read ${type}.`,
         );
       }
-      const types = key.kind === 'restricted' ? EVENT_TYPES.filter((t) => mayReceive(key, t)) : undefined;
       const page = await listEvents(deps.db, {
         orgId: org.id,
         mode: key.mode,
