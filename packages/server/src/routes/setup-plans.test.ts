@@ -456,15 +456,25 @@ describe('the review page', () => {
     ).toBe('rejected');
     const plan = fullPlan();
     const old = (await propose(plan)).body.data;
+    // The page opened while the plan was pending, its form sent after the plan expired.
+    const opened = await openReview(old.review_url);
     t.setNow(new Date(Date.now() + 8 * 86_400_000));
     try {
-      expect(
-        ((await (await t.call('GET', `/api/v1/setup/plans/${old.id}`, { key: sk })).json()) as Json).data
-          .status,
-      ).toBe('expired');
+      const expired = async () =>
+        ((await (await t.call('GET', `/api/v1/setup/plans/${old.id}`, { key: sk })).json()) as Json).data;
+      expect(await expired()).toMatchObject({ status: 'expired', decided_at: old.expires_at });
       const { page } = await openReview(old.review_url);
       expect(page).toContain('venció');
       expect(page).not.toContain('name="csrf"');
+      const late = await t.app.request(path(old.review_url), {
+        method: 'POST',
+        headers: { cookie: opened.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf: opened.csrf, decision: 'approve' }).toString(),
+      });
+      expect(await late.text()).toContain('venció');
+      // It expired on its date: the late approval records nothing, not even when it came.
+      expect(await expired()).toMatchObject({ status: 'expired', decided_at: old.expires_at });
+      expect(await count(`setup_plans WHERE id = $1 AND decided_at IS NULL`, [old.id])).toBe(1);
     } finally {
       t.setNow(undefined);
     }

@@ -284,18 +284,22 @@ async function roomForProducts(
   return count + adding <= PLANS[org.plan].maxProducts;
 }
 
-/** A plan as the API answers it; a pending plan past its date reads as `expired`. */
+/**
+ * A plan as the API answers it; a pending plan past its date reads as `expired`, decided when it
+ * expired, whether or not anyone has opened it since.
+ */
 function planRecord(row: PlanRow, deps: AppDeps) {
+  const status = effectiveStatus(row, deps.now());
   return {
     id: row.id,
     object: 'setup_plan' as const,
-    status: effectiveStatus(row, deps.now()),
+    status,
     resumen: row.resumen,
     review_url: `${deps.config.publicUrl}/setup/review/${row.token}`,
     expires_at: row.expires_at,
     cambios: row.cambios,
     created_at: row.created_at,
-    decided_at: row.decided_at,
+    decided_at: status === 'expired' ? row.expires_at : row.decided_at,
   };
 }
 
@@ -354,7 +358,7 @@ export async function decideSetupPlan(
     };
     if (row.status !== 'pending_review') return { decision: 'already_decided' as const, orgId: row.org_id };
     if (effectiveStatus(row, deps.now()) === 'expired') {
-      await decide('expired');
+      // Nothing to record: it expired on its date, not when someone came to decide.
       return { decision: 'expired' as const, orgId: row.org_id };
     }
     if (!approve) {
