@@ -14,6 +14,7 @@ export {
   classifyPayment,
   type PaymentPlan,
   paymentSchedule,
+  planFitsTotal,
   type ScheduledPayment,
 } from './payment-plan.js';
 export {

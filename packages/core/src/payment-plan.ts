@@ -44,6 +44,16 @@ export function paymentSchedule(plan: PaymentPlan, total: number, currency: stri
 }
 
 /**
+ * True when every payment the plan asks for on this total is at least the currency's smallest
+ * unit: 24 installments of a total of 0.10, or a 1 % deposit of 0.40, would ask for nothing.
+ * Cash always fits.
+ * @example planFitsTotal({ tipo: 'cuotas', numero: 24 }, 0.1, 'MXN') // false
+ */
+export function planFitsTotal(plan: PaymentPlan, total: number, currency: string): boolean {
+  return plan.tipo === 'contado' || paymentSchedule(plan, total, currency).every((step) => step.monto > 0);
+}
+
+/**
  * What a payment is within the plan, by what was paid before it: the deposit while the deposit is
  * not covered, the installment in which the amount paid so far falls, else the balance.
  */

@@ -1,4 +1,4 @@
-import { classifyPayment, paymentSchedule } from '@svc/core';
+import { classifyPayment, paymentSchedule, planFitsTotal } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { breakDuePromises } from '../services/promises.js';
 import { expectError } from '../testing/assertions.js';
@@ -55,6 +55,15 @@ describe('payment plans (core)', () => {
     ]);
   });
 
+  it('fits a total only when every payment is at least one minor unit', () => {
+    expect(planFitsTotal({ tipo: 'cuotas', numero: 24 }, 0.1, 'MXN')).toBe(false);
+    expect(planFitsTotal({ tipo: 'cuotas', numero: 10 }, 0.1, 'MXN')).toBe(true);
+    expect(planFitsTotal({ tipo: 'cuotas', numero: 24 }, 20, 'JPY')).toBe(false);
+    expect(planFitsTotal({ tipo: 'anticipo', porcentaje: 1 }, 0.4, 'MXN')).toBe(false);
+    expect(planFitsTotal({ tipo: 'anticipo', porcentaje: 99 }, 1, 'MXN')).toBe(true);
+    expect(planFitsTotal({ tipo: 'contado' }, 0, 'MXN')).toBe(true);
+  });
+
   it('classifies a payment by what was paid before it', () => {
     const plan = { tipo: 'cuotas', numero: 3 } as const;
     expect(classifyPayment(plan, 300, 0, 'MXN')).toEqual({ tipo: 'cuota', numero_cuota: 1 });
@@ -105,6 +114,45 @@ describe('plan_pagos on create and resend', () => {
     const body = await expectError(res, 400, 'invalid_request');
     expect(body.error).toContain('plan_pagos');
     expect(await t.db.query('SELECT id FROM quotes')).toHaveLength(before.length);
+  });
+
+  it('refuses a plan that would ask for a payment of 0 on the total, on create and on resend', async () => {
+    const cents = [{ descripcion: 'Muestra', cantidad: 1, precio_unitario: 0.1, tax_rate: 0 }];
+    const before = await t.db.query('SELECT id FROM quotes');
+    for (const [plan, words] of [
+      [{ tipo: 'cuotas', numero: 24 }, '24 installments of a total of 0.1 MXN'],
+      [{ tipo: 'anticipo', porcentaje: 1 }, 'a 1 % deposit of a total of 0.1 MXN'],
+      [{ tipo: 'anticipo', porcentaje: 99 }, 'a 99 % deposit of a total of 0.1 MXN'],
+    ] as const) {
+      const res = await t.call('POST', '/api/v1/cotizaciones', {
+        key: sk,
+        body: { items: cents, cliente, plan_pagos: plan },
+      });
+      const body = await expectError(res, 400, 'invalid_request');
+      expect(body.error).toContain(`plan_pagos: ${words} would ask for a payment of 0`);
+    }
+    expect(await t.db.query('SELECT id FROM quotes')).toHaveLength(before.length);
+    // Ten installments of 0.10 are one centavo each: that fits.
+    const fits = await post('/cotizaciones', {
+      items: cents,
+      cliente,
+      plan_pagos: { tipo: 'cuotas', numero: 10 },
+    });
+    expect(fits.res.status).toBe(200);
+    // New lines on resend that leave the plan kept nothing to ask for are refused, nothing changed.
+    const id = await quote({ plan_pagos: { tipo: 'cuotas', numero: 12 } }, { approve: false });
+    const shrunk = await action(id, { action: 'resend', items: cents });
+    expect((await expectError(shrunk.res, 400, 'invalid_request')).error).toContain(
+      'plan_pagos: 12 installments of a total of 0.1 MXN',
+    );
+    expect(await detail(id)).toMatchObject({ total: 1160, plan_pagos: { tipo: 'cuotas', numero: 12 } });
+    const both = await action(id, {
+      action: 'resend',
+      items: cents,
+      plan_pagos: { tipo: 'cuotas', numero: 2 },
+    });
+    expect(both.res.status).toBe(200);
+    expect((await detail(id)).calendario.map((s: Json) => s.monto)).toEqual([0.05, 0.05]);
   });
 
   it('refuses plan_pagos from a publishable key and on actions other than resend', async () => {
@@ -385,6 +433,14 @@ describe("the merchant's usual plan (widget settings)", () => {
       expect(created.status).toBe(200);
       const id = ((await created.json()) as Json).data.id;
       expect((await detail(id)).plan_pagos).toEqual({ tipo: 'anticipo', porcentaje: 50 });
+      // A visitor's quote too small for it (half of 0.01 leaves no balance) is cash, not refused.
+      const tiny = await asWidget('POST', '/cotizaciones', {
+        items: [{ descripcion: 'Muestra', cantidad: 1, precio_unitario: 0.01 }],
+        cliente: { ...cliente, email: 'w2@x.example' },
+      });
+      expect(tiny.status).toBe(200);
+      const tinyId = ((await tiny.json()) as Json).data.id;
+      expect(await detail(tinyId)).toMatchObject({ total: 0.01, plan_pagos: { tipo: 'contado' } });
     } finally {
       await t.db.query(`UPDATE orgs SET widget = widget - 'plan_pagos' WHERE id = $1`, [t.seed.org.id]);
       t.deps.keys.invalidate(`org:${t.seed.org.id}`);

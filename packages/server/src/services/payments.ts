@@ -5,6 +5,7 @@ import {
   fromMinor,
   type PaymentPlan,
   paymentSchedule,
+  planFitsTotal,
   toMinor,
 } from '@svc/core';
 import type { Queryable } from '../db/database.js';
@@ -259,8 +260,24 @@ export function planText(plan: PaymentPlan, lang: string): string {
   return cash;
 }
 
-/** Stores a quote's payment plan (`plan_pagos` on resend); cash is stored as null, the default. */
+/** Refuses (400) a plan that would ask this quote for a payment of 0. */
+export function assertPlanFitsTotal(plan: PaymentPlan, quote: Pick<QuoteRow, 'total' | 'moneda'>): void {
+  if (plan.tipo === 'contado' || planFitsTotal(plan, quote.total, quote.moneda)) return;
+  const [asked, instead] =
+    plan.tipo === 'cuotas'
+      ? [`${plan.numero} installments`, 'fewer installments']
+      : [`a ${plan.porcentaje} % deposit`, 'a larger deposit'];
+  throw invalidRequest(
+    `plan_pagos: ${asked} of a total of ${quote.total} ${quote.moneda} would ask for a payment of 0; choose ${instead} or contado. Nothing was changed.`,
+  );
+}
+
+/**
+ * Stores a quote's payment plan (on create or resend; cash is stored as null, the default), refused
+ * when it would ask for a payment of 0 on the quote's total.
+ */
 export async function setPaymentPlan(tx: Queryable, quote: QuoteRow, plan: PaymentPlan): Promise<QuoteRow> {
+  assertPlanFitsTotal(plan, quote);
   await tx.query('UPDATE quotes SET plan_pagos = $2::jsonb WHERE id = $1', [
     quote.id,
     plan.tipo === 'contado' ? null : JSON.stringify(plan),

@@ -17,7 +17,7 @@ import type { AppDeps } from '../types.js';
 import { derivedExemption } from './fiscal/exemptions.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
-import { isoDay, payQuoteInTx, setPaymentPlan } from './payments.js';
+import { assertPlanFitsTotal, isoDay, payQuoteInTx, planOf, setPaymentPlan } from './payments.js';
 import { itemRows, quoteDiscount, resolveLines, totalsFor } from './pricing.js';
 import { breakQuotePromises, createPromise, promiseEvents } from './promises.js';
 import { addQuoteMessage } from './quote-conversation.js';
@@ -178,6 +178,8 @@ export async function runQuoteAction(deps: AppDeps, auth: KeyWithOrg, id: string
       changed = await reprice(tx, auth.org, current, request, auth.key.kind === 'publishable');
     }
     if (request.plan_pagos) changed = await setPaymentPlan(tx, changed, request.plan_pagos);
+    // New lines may leave the plan kept a total too small for it.
+    else if (changed !== current) assertPlanFitsTotal(planOf(changed), changed);
     const sent = await sendQuoteInTx(tx, deps, {
       quote: changed,
       org: auth.org,

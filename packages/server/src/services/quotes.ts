@@ -1,4 +1,4 @@
-import type { Discount, QuoteRequest } from '@svc/core';
+import { type Discount, planFitsTotal, type QuoteRequest } from '@svc/core';
 import { ApiError, invalidRequest, notFound } from '../errors.js';
 import { encodeCursor } from '../http/cursor.js';
 import { countryLang, type Lang, pickLang } from '../i18n/messages.js';
@@ -250,7 +250,11 @@ async function createQuoteClaiming(
     ? await insert()
     : await deps.db.transaction(async (tx) => {
         let quote = await insert();
-        if (plan) quote = await setPaymentPlan(tx, quote, plan);
+        // The merchant's usual plan gives way to cash on a widget quote too small for it (a 100 %
+        // coupon): the visitor neither chose it nor can change it. An API caller's plan is refused.
+        if (plan && (!publishable || planFitsTotal(plan, quote.total, quote.moneda))) {
+          quote = await setPaymentPlan(tx, quote, plan);
+        }
         const event = {
           orgId: org.id,
           mode: key.mode,
