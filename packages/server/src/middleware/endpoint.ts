@@ -11,7 +11,7 @@ import { markCorsAllowed } from './cors.js';
 import { checkIdempotencyKey, runIdempotent } from './idempotency.js';
 import { runIdempotentInBatch } from './idempotency-batched.js';
 import { keyAllowsOrigin, OPAQUE_ORIGIN, requestOrigin } from './origin.js';
-import { chargeQuota } from './quota.js';
+import { chargeQuota, refuseWhenQuotaUsed } from './quota.js';
 import { type DeferredLimit, enforceRateLimit, KEY_RATE_LIMIT } from './rate-limit.js';
 
 /** Options of {@link endpoint}: the access the operation requires, and how it handles retries. */
@@ -130,6 +130,7 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
         idempotencyKey,
         staleSeconds,
         charge,
+        refuseWhenQuotaUsed: () => refuseWhenQuotaUsed(deps.db, auth, deps.now()),
       });
       if (replay) c.res = replay;
       return;

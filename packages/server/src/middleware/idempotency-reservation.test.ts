@@ -46,8 +46,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (body: unknown, idem: string) =>
-  t.call('POST', '/api/v1/__test/held', { key, body, headers: { 'idempotency-key': idem } });
+const post = (body: unknown, idem: string, as = key) =>
+  t.call('POST', '/api/v1/__test/held', { key: as, body, headers: { 'idempotency-key': idem } });
 const count = async (label: string) =>
   (
     await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM held_writes WHERE label = $1', [label])
@@ -129,6 +129,42 @@ describe('a reservation held by its transaction', () => {
       expect(await count('crash')).toBe(1);
       crash.open();
       expect(await dying).toBe('rolled back');
+    },
+  );
+
+  it.runIf(inject('testDb') === 'postgres')(
+    "holds no other call of the organization: a live key's monthly quota is charged just before COMMIT",
+    async () => {
+      const live = t.seed.keys.sk_live_write;
+      const used = async () =>
+        (
+          await t.db.query<{ count: number }>(
+            'SELECT coalesce(sum(count), 0)::int AS count FROM usage_counters',
+          )
+        )[0]!.count;
+      const before = await used();
+      gate = newGate();
+      const held = gate;
+      const slow = post({ label: 'live-slow' }, 'k-live-slow', live);
+      await held.entered;
+      // Charged first, the month's counter row stayed locked until the slow one's COMMIT.
+      const others = Promise.all([
+        t.call('GET', '/api/v1/me', { key: live }),
+        post({ label: 'live-other' }, 'k-live-other', live),
+      ]);
+      const answered = await Promise.race([
+        others.then((all) => all.map((res) => res.status)),
+        new Promise((r) => setTimeout(() => r('still waiting'), 3_000)),
+      ]);
+      held.open();
+      expect(answered).toEqual([200, 200]);
+      expect((await slow).status).toBe(200);
+      await others;
+      // Each charged once, the replay not at all.
+      expect(
+        (await post({ label: 'live-slow' }, 'k-live-slow', live)).headers.get('idempotent-replayed'),
+      ).toBe('true');
+      expect((await used()) - before).toBe(3);
     },
   );
 

@@ -111,13 +111,17 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * 3. A committed `in_progress` row (written by an older version, which committed its reservation
  *    on its own) is retaken after `staleSeconds`, the last resort when nothing else frees it.
  *
- * @param charge - counts the call against the quota, in the transaction (a 5xx or 429 is not
- *   counted); not called for replays.
+ * The quota is charged last, in the transaction, so that a 5xx or 429 is not counted and a replay
+ * is not charged. Last, because the month's counter row stays locked from the charge to `COMMIT`:
+ * charged first, one slow operation held every live call of the organization behind it.
  */
 export async function runIdempotent(
   c: Context<AppEnv>,
   next: Next,
-  options: IdempotentOptions,
+  options: IdempotentOptions & {
+    /** Refuses the call at once, counting nothing, when the quota is already used up. */
+    refuseWhenQuotaUsed: () => Promise<void>;
+  },
 ): Promise<Response | undefined> {
   const { db, keyId, idempotencyKey } = options;
   const fingerprint = await requestFingerprint(c, idempotencyKey);
@@ -128,7 +132,7 @@ export async function runIdempotent(
       async (tx) => {
         reservation = await reserve(tx, keyId, idempotencyKey, fingerprint, options.staleSeconds);
         if (reservation.kind === 'replay') return;
-        await options.charge();
+        await options.refuseWhenQuotaUsed();
         await tx.query('SAVEPOINT idempotent_operation');
         await next();
         const status = c.res.status;
@@ -145,6 +149,8 @@ export async function runIdempotent(
             c.res.headers.get('content-type') ?? 'application/json',
           ],
         );
+        // Over the quota after all (calls charged meanwhile): 429, and everything rolls back.
+        await options.charge();
       },
       { lockTimeoutMs: IDEMPOTENCY_WAIT_MS },
     );

@@ -84,4 +84,36 @@ describe('monthly quota', () => {
     );
     expect(usage?.count).toBe(1);
   });
+
+  it('refuses an idempotent call once the quota is used up without running it or storing it, and counts a 4xx', async () => {
+    const org = await createOrg(t.db, { nombre: 'Last Calls', plan: 'free' });
+    const live = (await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'live', scope: 'write' }))
+      .key;
+    const period = new Date().toISOString().slice(0, 7);
+    await t.db.query('INSERT INTO usage_counters (org_id, period, count) VALUES ($1, $2, 98)', [
+      org.id,
+      period,
+    ]);
+    const create = (idem: string, body: unknown) =>
+      t.call('POST', '/api/v1/clientes', { key: live, body, headers: { 'idempotency-key': idem } });
+    const count = async (sql: string) => (await t.db.query<{ n: number }>(sql, [org.id]))[0]!.n;
+    const usage = () => count('SELECT count AS n FROM usage_counters WHERE org_id = $1');
+    await expectError(await create('bad', { empresa: '' }), 400, 'invalid_request');
+    expect(await usage()).toBe(99);
+    expect((await create('last', { empresa: 'Última SA' })).status).toBe(200);
+    expect(await usage()).toBe(100);
+    for (const idem of ['over', 'over']) {
+      const over = await create(idem, { empresa: 'Sobra SA' });
+      expect((await expectError(over, 429, 'api_quota_exceeded')).limit).toBe(100);
+    }
+    expect(await usage()).toBe(100);
+    expect(
+      await count("SELECT count(*)::int AS n FROM clients WHERE org_id = $1 AND empresa = 'Sobra SA'"),
+    ).toBe(0);
+    expect(
+      await count(
+        "SELECT count(*)::int AS n FROM idempotency_keys i JOIN api_keys k ON k.id = i.key_id WHERE k.org_id = $1 AND i.idempotency_key = 'over'",
+      ),
+    ).toBe(0);
+  });
 });

@@ -22,10 +22,29 @@ export async function chargeQuota(db: Database, { key, org }: KeyWithOrg, now: D
         `${org.id}|${period}`,
         async (n) => (await chargeCalls(db, used, n)) + n,
       );
-  if (place <= limit) return;
+  if (place > limit) throw quotaExceeded(org, limit, now);
+}
+
+/**
+ * Refuses, like {@link chargeQuota}, a call when the month's quota is already used up, without
+ * counting it or locking anything: so that an idempotent call, which is charged only at the end of
+ * its transaction, does not run an operation it would then be refused.
+ */
+export async function refuseWhenQuotaUsed(db: Database, { key, org }: KeyWithOrg, now: Date): Promise<void> {
+  if (key.mode !== 'live' || key.kind === 'publishable') return;
+  const limit = PLANS[org.plan].monthlyQuota;
+  const [row] = await db.query<{ count: number }>(
+    'SELECT count FROM usage_counters WHERE org_id = $1 AND period = $2',
+    [org.id, now.toISOString().slice(0, 7)],
+  );
+  if (row && row.count >= limit) throw quotaExceeded(org, limit, now);
+}
+
+/** 429 `api_quota_exceeded`, with `Retry-After` until the first day of next month (UTC). */
+function quotaExceeded(org: KeyWithOrg['org'], limit: number, now: Date): ApiError {
   const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
   const retryAfter = Math.max(1, Math.ceil((nextMonth - now.getTime()) / 1000));
-  throw new ApiError(
+  return new ApiError(
     429,
     'api_quota_exceeded',
     `The monthly quota of the ${org.plan} plan (${limit} calls) is used up; it renews on ${new Date(nextMonth).toISOString().slice(0, 10)}.`,
