@@ -173,6 +173,16 @@ describe('MCP: the same operations as REST, under the same rules', () => {
           expect(key.structuredContent).toMatchObject({ code: 'invalid_idempotency_key' });
           const id = (await client.callTool({ name: 'get_quote', arguments: { id: 'x\ud800' } })) as Result;
           expect(id.structuredContent).toMatchObject({ code: 'not_found' });
+          // Dots are an id nothing has, not a step out of the operation's path.
+          for (const [name, args] of [
+            ['get_quote', { id: '..' }],
+            ['get_quote', { id: '.' }],
+            ['invoke_workflow', { id: '..', input: {} }],
+          ] as const) {
+            const dots = (await client.callTool({ name, arguments: args })) as Result;
+            expect(dots.structuredContent).toMatchObject({ code: 'not_found' });
+            expect(dots.structuredContent!.error).not.toContain('No route');
+          }
           const text = (await client.callTool({
             name: 'create_quote',
             arguments: {

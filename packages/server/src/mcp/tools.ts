@@ -54,8 +54,12 @@ const queryOf = (args: Record<string, unknown>, names: string[]) =>
 const without = (args: Record<string, unknown>, ...names: string[]) =>
   Object.fromEntries(Object.entries(args).filter(([name]) => !names.includes(name)));
 // An unpaired surrogate cannot be percent-encoded: it becomes U+FFFD, an id nothing has (404).
-const id = (args: Record<string, unknown>) =>
-  encodeURIComponent(String(args.id ?? '').replace(/\p{Cs}/gu, '\ufffd'));
+// So does an id of dots only, which a URL resolves as a path step (`..` left the operation's route,
+// even percent-encoded), not as an id.
+const id = (args: Record<string, unknown>) => {
+  const text = String(args.id ?? '').replace(/\p{Cs}/gu, '\ufffd');
+  return encodeURIComponent(/^\.+$/.test(text) ? '\ufffd' : text);
+};
 
 const listQuotes = v.object({
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200))),
