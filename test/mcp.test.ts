@@ -83,6 +83,8 @@ describe('MCP: the same operations as REST, under the same rules', () => {
           expect(Object.keys(create.inputSchema.properties ?? {})).toEqual(
             expect.arrayContaining(['items', 'cliente', 'cupon', 'idempotency_key']),
           );
+          // The reading tools refuse an argument they do not take, and their schemas say so.
+          expect(tools.find((t) => t.name === 'list_quotes')!.inputSchema.additionalProperties).toBe(false);
         } finally {
           await client.close();
         }

@@ -57,7 +57,12 @@ export function createMcpServer(
     tools: TOOLS.map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.inputSchema as { type: 'object' },
+      // A reading tool refuses an argument it does not take (wrongArgument): its schema says so.
+      inputSchema: (tool.writes
+        ? tool.inputSchema
+        : { ...tool.inputSchema, additionalProperties: false }) as {
+        type: 'object';
+      },
       annotations: { readOnlyHint: !tool.writes },
     })),
   }));
