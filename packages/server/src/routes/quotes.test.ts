@@ -235,11 +235,17 @@ describe('POST /cotizaciones', () => {
       409,
       'invalid_state',
     );
+    const approval = async () =>
+      ((await (await t.call('GET', `/api/v1/cotizaciones/${body.data.id}`, { key: sk })).json()) as Json)
+        .data;
+    expect(await approval()).toMatchObject({ needs_approval: true, approval_status: 'pending' });
     const decided = await t.call('POST', `/api/v1/cotizaciones/${body.data.id}`, {
       key: sk,
       body: { action: 'approve_discount' },
     });
     expect(decided.status).toBe(200);
+    // No longer held: approved, as approval_status keeps.
+    expect(await approval()).toMatchObject({ needs_approval: false, approval_status: 'approved' });
     const sent = await t.call('POST', `/api/v1/cotizaciones/${body.data.id}`, {
       key: sk,
       body: { action: 'send' },

@@ -53,7 +53,9 @@ export function quoteDetail(
     iva_incluido: quote.iva_incluido,
     fiscal_currency: quote.fiscal_currency,
     vigencia_dias: quote.vigencia_dias,
-    needs_approval: quote.needs_approval,
+    // Held now (spec: "held for internal approval before it is sent"): no longer once approved;
+    // `approval_status` keeps that it was asked for.
+    needs_approval: quote.needs_approval && quote.approval_status !== 'approved',
     approval_status: quote.approval_status,
     motivo: quote.motivo,
     // Who made it: the agent interface (MCP) or another API client (the widget included).
