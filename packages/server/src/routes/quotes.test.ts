@@ -253,6 +253,22 @@ describe('POST /cotizaciones', () => {
     expect(((await sent.json()) as Json).data.status).toBe('sent');
   });
 
+  it('says by how much a discount passes the threshold, never as the threshold itself', async () => {
+    const held = async (valor: number) =>
+      (
+        await create({
+          items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 100 }],
+          cliente,
+          descuento: { tipo: 'monto', valor },
+        })
+      ).body.data;
+    expect((await held(30.01)).motivo).toBe(
+      'Descuento de 30.01 % por encima del 30 % permitido sin aprobación',
+    );
+    expect((await held(33.33)).motivo).toContain('de 33.33 %');
+    expect((await held(30)).needs_approval).toBe(false);
+  });
+
   it('refuses a resend whose new lines would put its discount above the threshold unapproved', async () => {
     const line = (cantidad: number, precio_unitario: number) => ({
       descripcion: 'Servicio',

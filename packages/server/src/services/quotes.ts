@@ -509,7 +509,10 @@ export function approvalNeeded(
   if (!discount || org.approval_discount_pct === null || subtotal <= 0) return null;
   const pct = (amount / subtotal) * 100;
   if (pct <= org.approval_discount_pct) return null;
-  const shown = Math.round(pct * 10) / 10;
+  // Two decimals, and never shown as the threshold it passes (30.001 % of a 30 % limit).
+  const threshold = org.approval_discount_pct;
+  const rounded = Math.round(pct * 100) / 100;
+  const shown = rounded > threshold ? rounded : Math.round((threshold + 0.01) * 100) / 100;
   return org.locale === 'es'
     ? `Descuento de ${shown} % por encima del ${org.approval_discount_pct} % permitido sin aprobación`
     : `Discount of ${shown}% is above the ${org.approval_discount_pct}% allowed without approval`;
