@@ -121,6 +121,27 @@ describe('POST /setup/plans', () => {
       'cupones[0].valor: at most 2 decimals in MXN',
     ],
     [{ workflows: [{ nombre: 'x', objeto: 'factura', pasos: [{ tipo: 'resend' }] }] }, 'pasos'],
+    // A status its records never have (or none at all) would refuse every record it is run on.
+    [
+      {
+        workflows: [
+          { nombre: 'x', objeto: 'cotizacion', estados: ['sent', 'paid_nope'], pasos: [{ tipo: 'resend' }] },
+        ],
+      },
+      'workflows[0].estados: must name statuses of the workflow',
+    ],
+    [
+      {
+        workflows: [
+          { nombre: 'x', objeto: 'factura', estados: ['viewed'], pasos: [{ tipo: 'send_reminder' }] },
+        ],
+      },
+      'workflows[0].estados',
+    ],
+    [
+      { workflows: [{ nombre: 'x', objeto: 'factura', estados: [], pasos: [{ tipo: 'send_reminder' }] }] },
+      'workflows[0].estados: must name at least 1 status',
+    ],
     [
       { workflows: [{ nombre: 'seguimiento', objeto: 'cotizacion', pasos: [{ tipo: 'resend' }] }] },
       'already exists',

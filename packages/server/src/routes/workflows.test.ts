@@ -125,6 +125,42 @@ describe('workflows', () => {
     expect(events[0].data).toMatchObject({ autor: 'vendedor', mensaje: 'Quedo atento, Flujos SA' });
   });
 
+  it('fills placeholders with the client as named, in one pass, and keeps a long title within 200', async () => {
+    const workflow = await addTestWorkflow({
+      nombre: 'nombres-raros',
+      objeto: 'cotizacion',
+      pasos: [
+        { tipo: 'create_task', titulo: 'Llamar a {cliente} por {folio}', dias: 1 },
+        { tipo: 'add_comment', mensaje: 'Hola {cliente}' },
+      ],
+      activo: true,
+    });
+    const named = async (empresa: string) => {
+      const created = await call('POST', '/cotizaciones', {
+        items: [{ descripcion: 'Servicio', cantidad: 1, precio_unitario: 1000 }],
+        cliente: { empresa },
+      });
+      const id = created.body.data.id as string;
+      expect((await invoke(workflow!.id, [id])).body.data.resultados).toEqual([{ id, ok: true }]);
+      const task = (await call('GET', `/tareas?cotizacion_id=${id}`)).body.data[0];
+      const comment = (await call('GET', `/events?object_id=${id}&type=quote.comment_added`)).body.data[0];
+      return {
+        folio: created.body.data.folio as string,
+        titulo: task.titulo as string,
+        mensaje: comment.data.mensaje,
+      };
+    };
+    // `$&`, `$$` and `$'` are replacement patterns to String.replace; `{folio}` a placeholder.
+    const odd = "Ca$$h & $& Co $' {folio}";
+    const filled = await named(odd);
+    expect(filled.titulo).toBe(`Llamar a ${odd} por ${filled.folio}`);
+    expect(filled.mensaje).toBe(`Hola ${odd}`);
+    const long = await named('Ñ'.repeat(200));
+    expect([...long.titulo]).toHaveLength(200);
+    expect(long.titulo).toBe(`Llamar a ${'Ñ'.repeat(190)}…`);
+    expect(long.mensaje).toBe(`Hola ${'Ñ'.repeat(200)}`);
+  });
+
   /** A finalized (open) invoice for Flujos SA, due `overdue` days ago (0: due today). */
   const openInvoice = async (overdue = 0) => {
     const created = await call('POST', '/facturas', {

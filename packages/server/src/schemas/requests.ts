@@ -1,5 +1,7 @@
 import { clienteSchema, maxChars } from '@svc/core';
 import * as v from 'valibot';
+import { INVOICE_STATES } from '../repositories/invoices.js';
+import { QUOTE_STATUSES } from '../repositories/quotes.js';
 
 const TERMS = ['contado', 'net7', 'net15', 'net30', 'net45', 'net60', 'net90'] as const;
 const text = (max: number) =>
@@ -159,6 +161,9 @@ export const workflowStepSchema = v.variant(
 );
 export type WorkflowStep = v.InferOutput<typeof workflowStepSchema>;
 
+const statusesOf = (objeto: 'cotizacion' | 'factura'): readonly string[] =>
+  objeto === 'cotizacion' ? QUOTE_STATUSES : INVOICE_STATES;
+
 /**
  * A workflow as an organization defines it (the seed, setup plans). `estados` optionally limits
  * the records it runs on by status; `resend` and `add_comment` are steps of quote workflows,
@@ -176,9 +181,23 @@ export const workflowSchema = v.pipe(
       v.minLength(1, 'must have at least 1 step'),
       v.maxLength(20, 'must have at most 20 steps'),
     ),
-    estados: v.optional(v.pipe(v.array(stepText(40)), v.maxLength(10))),
+    estados: v.optional(
+      v.pipe(
+        v.array(stepText(40), 'must be a list of statuses'),
+        // Empty, it would refuse every record: leave it out to run on any status.
+        v.minLength(1, 'must name at least 1 status, or be left out'),
+        v.maxLength(10, 'must name at most 10 statuses'),
+      ),
+    ),
     activo: v.optional(v.boolean('must be true or false'), true),
   }),
+  v.forward(
+    v.check(
+      (w) => (w.estados ?? []).every((status) => statusesOf(w.objeto).includes(status)),
+      "must name statuses of the workflow's records: quotes draft, sent, viewed, approved, rejected, expired, paid, invoiced; invoices draft, open, paid, void, uncollectible",
+    ),
+    ['estados'],
+  ),
   v.forward(
     v.check(
       (w) =>

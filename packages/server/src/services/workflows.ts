@@ -17,7 +17,7 @@ import { markUncollectibleInTx } from './invoices.js';
 import type { KeyWithOrg } from './key-store.js';
 import type { Org } from './orgs.js';
 import { balanceOf, isoDay } from './payments.js';
-import { addQuoteMessage } from './quote-conversation.js';
+import { addQuoteMessage, MAX_MESSAGE_LENGTH } from './quote-conversation.js';
 import { type QueuedEmail, queueEmail, sendQueuedEmail } from './quote-email.js';
 import { addDays, sendQuoteInTx } from './quote-sending.js';
 import { publicLink } from './quote-view.js';
@@ -118,12 +118,23 @@ const wrongState = (what: string, status: string, step: string, allowed: readonl
     `${step}: the ${what} is ${status}; allowed from: ${allowed.join(', ')}. Nothing was changed.`,
   );
 
-/** `{folio}`, `{numero}` and `{cliente}` of a step's text replaced by the record's. */
+/**
+ * `{folio}`, `{numero}` and `{cliente}` of a step's text replaced by the record's, in one pass:
+ * a client named `$&` or `{folio}` is written as named (a replacement string would read `$`
+ * patterns, and a second pass would fill a placeholder the name brought).
+ */
 const fill = (text: string, values: { folio: string; numero: string; cliente: string }) =>
-  text
-    .replaceAll('{folio}', values.folio)
-    .replaceAll('{numero}', values.numero)
-    .replaceAll('{cliente}', values.cliente);
+  text.replace(/\{(folio|numero|cliente)\}/g, (_, name: keyof typeof values) => values[name]);
+
+/**
+ * A filled text kept within what its record takes (code points): a task title 200, a comment
+ * 2,000. A long client name in it is cut, ending in "…", rather than failing the record.
+ */
+const clip = (text: string, max: number) => {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+};
+const TASK_TITLE_MAX = 200;
 
 async function runOnQuote(tx: Queryable, workflow: WorkflowRow, id: string, context: RunContext) {
   const scope = { orgId: context.org.id, mode: context.mode };
@@ -146,7 +157,11 @@ async function createStepTask(
   await createTaskInTx(
     tx,
     { orgId: context.org.id, mode: context.mode },
-    { titulo: fill(step.titulo, names), due_date: addDays(context.now, step.dias), ...record },
+    {
+      titulo: clip(fill(step.titulo, names), TASK_TITLE_MAX),
+      due_date: addDays(context.now, step.dias),
+      ...record,
+    },
     context.actor,
   );
 }
@@ -205,7 +220,7 @@ async function runQuoteStep(
       await addQuoteMessage(
         tx,
         quote,
-        { autor: 'vendedor', mensaje: fill(step.mensaje, names) },
+        { autor: 'vendedor', mensaje: clip(fill(step.mensaje, names), MAX_MESSAGE_LENGTH) },
         context.actor,
       );
       return quote;
