@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readJson } from '../http/json-body.js';
+import { PLANS } from '../services/plans.js';
 import { expectError } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { endpoint } from './endpoint.js';
@@ -14,6 +15,8 @@ let t: TestContext;
 let key: string;
 /** While set, the operation waits, after writing, until the gate opens. */
 let gate: { open: () => void; opened: Promise<void>; entered: Promise<void>; enter: () => void } | undefined;
+/** How many times the operation has run. */
+let runs = 0;
 
 const newGate = () => {
   let open!: () => void;
@@ -29,6 +32,7 @@ beforeAll(async () => {
   key = t.seed.keys.sk_test_write;
   await t.db.query('CREATE TABLE held_writes (id serial PRIMARY KEY, label text NOT NULL)');
   t.app.post('/api/v1/__test/held', endpoint(t.deps, { resource: 'test', level: 'write' }), async (c) => {
+    runs++;
     const body = (await readJson(c)) as { label: string; fail?: boolean };
     const [row] = await t.db.query<{ id: number }>(
       'INSERT INTO held_writes (label) VALUES ($1) RETURNING id',
@@ -90,6 +94,25 @@ describe('a reservation held by its transaction', () => {
     // Nothing was stored for the key: it runs again, and now succeeds.
     const third = await post({ label: 'wait-run' }, 'k-wait-run-ok');
     expect(third.status).toBe(200);
+  });
+
+  it('does not run an operation whose organization has used up its monthly quota', async () => {
+    const live = t.seed.keys.sk_live_write;
+    const month = [t.seed.org.id, new Date().toISOString().slice(0, 7)];
+    const quota = PLANS[t.seed.org.plan as keyof typeof PLANS].monthlyQuota;
+    await t.db.query(
+      `INSERT INTO usage_counters (org_id, period, count) VALUES ($1, $2, $3)
+       ON CONFLICT (org_id, period) DO UPDATE SET count = $3`,
+      [...month, quota],
+    );
+    try {
+      const before = runs;
+      await expectError(await post({ label: 'over-quota' }, 'k-over-quota', live), 429, 'api_quota_exceeded');
+      expect(runs).toBe(before);
+      expect(await count('over-quota')).toBe(0);
+    } finally {
+      await t.db.query('DELETE FROM usage_counters WHERE org_id = $1 AND period = $2', month);
+    }
   });
 
   it.runIf(inject('testDb') === 'postgres')(

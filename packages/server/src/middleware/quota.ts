@@ -10,19 +10,21 @@ import { PLANS } from '../services/plans.js';
  * merchant's page views must not use up its API calls). Over the quota: 429 `api_quota_exceeded`
  * with `Retry-After` until the first day of next month (UTC).
  */
-export async function chargeQuota(db: Database, { key, org }: KeyWithOrg, now: Date): Promise<void> {
-  if (key.mode !== 'live' || key.kind === 'publishable') return;
-  const limit = PLANS[org.plan].monthlyQuota;
-  const period = now.toISOString().slice(0, 7);
-  const used = { org: org.id, period, limit };
+export async function chargeQuota(db: Database, auth: KeyWithOrg, now: Date): Promise<void> {
+  const used = quotaOf(auth, now);
+  if (!used) return;
+  const { org, period, limit } = used;
   // In a transaction (an idempotent call's) the charge is undone with it: counted alone.
   const place = db.inTransaction()
     ? (await chargeCalls(db, used, 1)) + 1
-    : await chargedTogether(db).count(
-        `${org.id}|${period}`,
-        async (n) => (await chargeCalls(db, used, n)) + n,
-      );
-  if (place > limit) throw quotaExceeded(org, limit, now);
+    : await chargedTogether(db).count(`${org}|${period}`, async (n) => (await chargeCalls(db, used, n)) + n);
+  if (place > limit) throw quotaExceeded(auth.org, limit, now);
+}
+
+/** The month's quota a key's calls count against (its organization's), or none. */
+function quotaOf({ key, org }: KeyWithOrg, now: Date) {
+  if (key.mode !== 'live' || key.kind === 'publishable') return undefined;
+  return { org: org.id, period: now.toISOString().slice(0, 7), limit: PLANS[org.plan].monthlyQuota };
 }
 
 /**
@@ -30,14 +32,14 @@ export async function chargeQuota(db: Database, { key, org }: KeyWithOrg, now: D
  * counting it or locking anything: so that an idempotent call, which is charged only at the end of
  * its transaction, does not run an operation it would then be refused.
  */
-export async function refuseWhenQuotaUsed(db: Database, { key, org }: KeyWithOrg, now: Date): Promise<void> {
-  if (key.mode !== 'live' || key.kind === 'publishable') return;
-  const limit = PLANS[org.plan].monthlyQuota;
+export async function refuseWhenQuotaUsed(db: Database, auth: KeyWithOrg, now: Date): Promise<void> {
+  const used = quotaOf(auth, now);
+  if (!used) return;
   const [row] = await db.query<{ count: number }>(
     'SELECT count FROM usage_counters WHERE org_id = $1 AND period = $2',
-    [org.id, now.toISOString().slice(0, 7)],
+    [used.org, used.period],
   );
-  if (row && row.count >= limit) throw quotaExceeded(org, limit, now);
+  if (row && row.count >= used.limit) throw quotaExceeded(auth.org, used.limit, now);
 }
 
 /** 429 `api_quota_exceeded`, with `Retry-After` until the first day of next month (UTC). */

@@ -194,7 +194,7 @@ export const workflowSchema = v.pipe(
   v.forward(
     v.check(
       (w) => (w.estados ?? []).every((status) => statusesOf(w.objeto).includes(status)),
-      "must name statuses of the workflow's records: quotes draft, sent, viewed, approved, rejected, expired, paid, invoiced; invoices draft, open, paid, void, uncollectible",
+      `must name statuses of the workflow's records: quotes ${QUOTE_STATUSES.join(', ')}; invoices ${INVOICE_STATES.join(', ')}`,
     ),
     ['estados'],
   ),

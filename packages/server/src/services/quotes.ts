@@ -514,8 +514,8 @@ export function approvalNeeded(
   const rounded = Math.round(pct * 100) / 100;
   const shown = rounded > threshold ? rounded : Math.round((threshold + 0.01) * 100) / 100;
   return org.locale === 'es'
-    ? `Descuento de ${shown} % por encima del ${org.approval_discount_pct} % permitido sin aprobación`
-    : `Discount of ${shown}% is above the ${org.approval_discount_pct}% allowed without approval`;
+    ? `Descuento de ${shown} % por encima del ${threshold} % permitido sin aprobación`
+    : `Discount of ${shown}% is above the ${threshold}% allowed without approval`;
 }
 
 /**
