@@ -80,3 +80,35 @@ describe('sendDelivery', () => {
     }
   });
 });
+
+describe('sendDelivery timeout', () => {
+  it('bounds the whole attempt: a receiver that answers 200 and then trickles its body times out', async () => {
+    // A byte every 100 ms for 3 s never leaves the socket silent for the 300 ms Node's own timeout
+    // waits, so without a deadline of its own the attempt took the 3 s and counted as delivered.
+    const timers = new Set<NodeJS.Timeout>();
+    const receiver = createServer((_req, res) => {
+      res.writeHead(200);
+      res.flushHeaders();
+      const timer = setInterval(() => res.write('.'), 100);
+      timers.add(timer);
+      timers.add(setTimeout(() => res.end(), 3000));
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as AddressInfo;
+    try {
+      const result = await sendDelivery(
+        new URL(`http://127.0.0.1:${port}/hooks`),
+        '{}',
+        {},
+        { resolve: async () => [{ address: '127.0.0.1', family: 4 }], allowLoopback: true, timeoutMs: 300 },
+      );
+      expect(result).toMatchObject({ ok: false, status: null, error: 'timeout after 300 ms' });
+      expect(result.durationMs).toBeLessThan(2000);
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+});

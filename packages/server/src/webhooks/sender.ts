@@ -18,7 +18,9 @@ const EXCERPT = 1024;
  * POSTs a delivery. The host is resolved here and every address checked, and the connection goes
  * to exactly the address that was checked (through the request's `lookup`), so a DNS answer that
  * changes between check and connect cannot reach an internal host. Redirects are never followed:
- * a 3xx is a failure, as is anything but 2xx, a timeout or a network error.
+ * a 3xx is a failure, as is anything but 2xx, a timeout or a network error. The timeout bounds the
+ * whole attempt, answer included: Node's own `timeout` is only the socket's silence, which a receiver
+ * trickling a byte now and then never breaks, holding one of the endpoint's delivery slots.
  */
 export async function sendDelivery(
   url: URL,
@@ -53,7 +55,19 @@ export async function sendDelivery(
     return done({ ok: false, status: null, excerpt: '', error: `dns: ${(error as Error).message}` });
   }
   const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
+  return new Promise((settle) => {
+    let settled = false;
+    const resolve = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      settle(result);
+    };
+    const timedOut = () => new Error(`timeout after ${options.timeoutMs} ms`);
+    const deadline = setTimeout(() => {
+      resolve(done({ ok: false, status: null, excerpt: '', error: timedOut().message }));
+      request.destroy();
+    }, options.timeoutMs);
     const request = client.request(
       url,
       {
@@ -84,7 +98,7 @@ export async function sendDelivery(
         );
       },
     );
-    request.on('timeout', () => request.destroy(new Error(`timeout after ${options.timeoutMs} ms`)));
+    request.on('timeout', () => request.destroy(timedOut()));
     request.on('error', (error) =>
       resolve(done({ ok: false, status: null, excerpt: '', error: error.message })),
     );
