@@ -47,6 +47,11 @@ export interface AppVariables {
    * writes (see `middleware/idempotency-batched.ts`).
    */
   idempotentCall: IdempotentCall | undefined;
+  /**
+   * Set by a streamed answer cut short (its client went away mid-stream): an idempotent call then
+   * stores nothing, so that its retry runs again instead of replaying half an answer.
+   */
+  answerCut: boolean;
 }
 
 /** The Hono environment of the app. */

@@ -8,7 +8,7 @@ import type { AppDeps, AppEnv } from '../types.js';
 import { authenticate } from './authenticate.js';
 import { type Access, authorize } from './authorize.js';
 import { markCorsAllowed } from './cors.js';
-import { checkIdempotencyKey, runIdempotent } from './idempotency.js';
+import { runIdempotent } from './idempotency.js';
 import { runIdempotentInBatch } from './idempotency-batched.js';
 import { keyAllowsOrigin, OPAQUE_ORIGIN, requestOrigin } from './origin.js';
 import { chargeQuota, refuseWhenQuotaUsed } from './quota.js';
@@ -16,8 +16,6 @@ import { type DeferredLimit, enforceRateLimit, KEY_RATE_LIMIT } from './rate-lim
 
 /** Options of {@link endpoint}: the access the operation requires, and how it handles retries. */
 export interface EndpointOptions extends Access {
-  /** Streams its response and writes nothing, so there is nothing to replay. @defaultValue false */
-  skipIdempotency?: boolean;
   /**
    * For the calls it is true of, the operation stores its own response in the statement that
    * writes, which other requests' writes may share (`runIdempotentInBatch`), instead of the
@@ -122,7 +120,7 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
     const idempotencyKey = c.req.header('idempotency-key');
     const mutating = c.req.method === 'POST' || c.req.method === 'PATCH' || c.req.method === 'DELETE';
     const charge = () => chargeQuota(deps.db, auth, deps.now());
-    if (mutating && idempotencyKey !== undefined && !options.skipIdempotency) {
+    if (mutating && idempotencyKey !== undefined) {
       const run = options.storesOwnResponse?.(auth) ? runIdempotentInBatch : runIdempotent;
       const replay = await run(c, next, {
         db: deps.db,
@@ -135,9 +133,6 @@ export function endpoint(deps: AppDeps, options: EndpointOptions): MiddlewareHan
       if (replay) c.res = replay;
       return;
     }
-    // Operations that store nothing to replay (the preview, drafting: reads) still take only a
-    // well-formed key, as every POST does.
-    if (mutating && idempotencyKey !== undefined) checkIdempotencyKey(idempotencyKey);
     await charge();
     await next();
   };

@@ -138,16 +138,13 @@ export async function runIdempotent(
         const status = c.res.status;
         if (status >= 500 || status === 429) throw new RollBack(); // nothing stored: retry the key
         if (status >= 400) await tx.query('ROLLBACK TO SAVEPOINT idempotent_operation');
+        // A streamed answer is stored once it has ended, so its caller receives it whole then.
+        const body = await c.res.clone().text();
+        if (c.get('answerCut')) throw new RollBack();
         await tx.query(
           `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4, response_type = $5
            WHERE key_id = $1 AND idempotency_key = $2`,
-          [
-            keyId,
-            idempotencyKey,
-            status,
-            await c.res.clone().text(),
-            c.res.headers.get('content-type') ?? 'application/json',
-          ],
+          [keyId, idempotencyKey, status, body, c.res.headers.get('content-type') ?? 'application/json'],
         );
         // Over the quota after all (calls charged meanwhile): 429, and everything rolls back.
         await options.charge();

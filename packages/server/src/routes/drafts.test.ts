@@ -118,6 +118,19 @@ describe('POST /elements/ai-draft with the catalog drafter', () => {
     expect(events[0]!.data.precio_unitario).toBe(1324.32);
   });
 
+  it('replays a draft sent again with its Idempotency-Key, whole, and refuses the key on another prompt', async () => {
+    const key = { 'Idempotency-Key': 'draft-1' };
+    const first = await draft({ prompt: 'Necesito 3 laptops' }, key);
+    expect(first.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const stream = await first.text();
+    expect(parseSse(stream).map((e) => e.event)).toEqual(['item', 'done']);
+    const again = await draft({ prompt: 'Necesito 3 laptops' }, key);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await again.text()).toBe(stream);
+    await expectError(await draft({ prompt: 'Necesito 4 laptops' }, key), 422, 'idempotency_key_reused');
+  });
+
   it('answers errors before the stream as ordinary JSON errors', async () => {
     await expectError(await draft({ prompt: '' }), 400, 'invalid_request');
     const long = await expectError(await draft({ prompt: 'x'.repeat(2001) }), 400, 'invalid_request');
@@ -229,6 +242,44 @@ describe('POST /elements/ai-draft with the LLM drafter', () => {
     await reader.cancel();
     // The model's stream is cut as soon as the abort reaches it, long before its 40 lines are sent.
     await vi.waitFor(() => expect(llm.clientAborts).toBe(before + 1), { timeout: 1_000, interval: 10 });
+  });
+
+  it('stores nothing for a keyed draft its client left: the retry drafts again, whole', async () => {
+    script = {
+      chunks: Array.from({ length: 40 }, (_, i) => `{"sku":"MON-27","cantidad":${i + 1}}\n`),
+      delayMs: 40,
+    };
+    const before = llm.clientAborts;
+    const controller = new AbortController();
+    const headers = {
+      authorization: `Bearer ${t.seed.keys.pk_test}`,
+      'content-type': 'application/json',
+      'idempotency-key': 'draft-left',
+      ...ORIGIN,
+    };
+    const body = JSON.stringify({ prompt: 'lots' });
+    const cut = Promise.resolve(
+      t.app.request('/api/v1/elements/ai-draft', {
+        method: 'POST',
+        signal: controller.signal,
+        headers,
+        body,
+      }),
+    )
+      .then((res) => res.text())
+      .catch(() => 'aborted');
+    const asked = llm.requests.length;
+    await vi.waitFor(() => expect(llm.requests.length).toBeGreaterThan(asked), {
+      timeout: 1_000,
+      interval: 10,
+    });
+    controller.abort();
+    await vi.waitFor(() => expect(llm.clientAborts).toBe(before + 1), { timeout: 2_000, interval: 10 });
+    await cut;
+    script = { chunks: ['{"sku":"MON-27","cantidad":2}\n'] };
+    const retry = await t.app.request('/api/v1/elements/ai-draft', { method: 'POST', headers, body });
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(parseSse(await retry.text()).map((e) => e.event)).toEqual(['item', 'done']);
   });
 
   it('reports a failure mid-stream as an error event after the lines already sent', async () => {

@@ -72,8 +72,6 @@ export function draftRoutes(deps: AppDeps) {
         level: 'write',
         publishable: true,
         perIp: PUBLISHABLE_LIMITS.draft,
-        // A stream that writes nothing: there is nothing to replay.
-        skipIdempotency: true,
       }),
       async (c) => {
         const auth = c.get('auth');
@@ -126,6 +124,7 @@ export function draftRoutes(deps: AppDeps) {
             }
           } finally {
             clearInterval(heartbeat);
+            if (controller.signal.aborted) c.set('answerCut', true);
           }
         });
       },

@@ -502,14 +502,25 @@ describe('POST /elements/preview', () => {
     );
   });
 
-  it('takes a well-formed Idempotency-Key (and stores nothing for it), and refuses a malformed one', async () => {
-    const ok = await asWidget(
-      'POST',
-      '/api/v1/elements/preview',
-      { items: [laptop(1)] },
-      { 'Idempotency-Key': 'pv-1' },
-    );
-    expect(ok.status).toBe(200);
+  it('replays a preview sent again with its Idempotency-Key, refuses the key on another body, and a malformed one', async () => {
+    const send = (items: unknown[]) =>
+      asWidget('POST', '/api/v1/elements/preview', { items }, { 'Idempotency-Key': 'pv-1' });
+    const first = await send([laptop(1)]);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const body = await first.text();
+    // The catalog changes meanwhile: the replay is the answer given, not a new preview.
+    await t.db.query(`UPDATE products SET precio_lista = precio_lista + 1 WHERE sku = 'LAP-14'`);
+    try {
+      const again = await send([laptop(1)]);
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+      expect(await again.text()).toBe(body);
+      await expectError(await send([laptop(2)]), 422, 'idempotency_key_reused');
+    } finally {
+      await t.db.query(`UPDATE products SET precio_lista = precio_lista - 1 WHERE sku = 'LAP-14'`);
+    }
     for (const path of ['/api/v1/elements/preview', '/api/v1/elements/ai-draft']) {
       const body = path.endsWith('preview') ? { items: [laptop(1)] } : { prompt: 'una laptop' };
       const res = await asWidget('POST', path, body, { 'Idempotency-Key': 'a b' });

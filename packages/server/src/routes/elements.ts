@@ -163,8 +163,6 @@ export function elementsRoutes(deps: AppDeps, configs: ElementsConfigCache, memo
         level: 'write',
         publishable: true,
         perIp: previewPerIp(memory),
-        // It writes nothing, so there is nothing to replay.
-        skipIdempotency: true,
       }),
       async (c) =>
         c.json({

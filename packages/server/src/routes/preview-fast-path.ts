@@ -26,7 +26,7 @@ import {
 export function previewFastPath(deps: AppDeps, memory: PreviewMemory): WidgetFromMemory {
   const perIp = previewPerIp(memory);
   return function answerPreviewFromMemory(request) {
-    // The widget sends none: the pipeline checks one (its format; nothing is stored for a read).
+    // The widget sends none: the pipeline checks one, stores the answer and replays it.
     if (request.header('idempotency-key') != null) return undefined;
     const caller = widgetCaller(deps, request, PREVIEW_PATH);
     return caller && answerPreview(deps, memory, perIp, caller, request);
