@@ -447,13 +447,16 @@ describe('svc-server serve on PostgreSQL (DATABASE_URL)', () => {
       stderr: 'svc-server mcp: the API key is not valid\n',
     });
     // An expired key is refused at start too, rather than serving tools that all answer invalid_key.
-    const soon = await readKey('--expires', new Date(Date.now() + 1500).toISOString());
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    // Far enough ahead that a slow machine's `keys create` still sees it in the future; then waited
+    // out from the expiry itself, not from when the key was made.
+    const expires = new Date(Date.now() + 5000);
+    const soon = await readKey('--expires', expires.toISOString());
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expires.getTime() - Date.now() + 200)));
     await expect(cli(['mcp', '--key', soon.key], env)).rejects.toMatchObject({
       code: 1,
       stderr: 'svc-server mcp: the API key has expired\n',
     });
-  }, 30_000);
+  }, 45_000);
 
   it('stops accepting a key revoked from the CLI while the server runs', async () => {
     const created = await readKey();
