@@ -866,3 +866,49 @@ describe('quote life cycle', () => {
     expect(await expireDueQuotes(t.db, far)).toBe(0);
   });
 });
+
+describe('costs and notes only to secret keys', () => {
+  it('hides costo_unitario and notas from a restricted key on every answer that carries the quote, the test helper included', async () => {
+    const { body: created } = await create({
+      cliente,
+      notas: 'Solo para nosotros',
+      items: [{ descripcion: 'Servicio', cantidad: 2, precio_unitario: 1000, costo_unitario: 777.77 }],
+      send: true,
+    });
+    const id = created.data.id as string;
+    const { restrictedKey } = await import('../testing/harness.js');
+    const rk = await restrictedKey(t, { cotizaciones: 'write' });
+    const answers: [string, Response][] = [
+      ['detail', await t.call('GET', `/api/v1/cotizaciones/${id}`, { key: rk })],
+      [
+        'action',
+        await t.call('POST', `/api/v1/cotizaciones/${id}`, {
+          key: rk,
+          body: { action: 'comment', mensaje: 'Hola' },
+        }),
+      ],
+      [
+        'test helper',
+        await t.call('POST', `/api/v1/test_helpers/cotizaciones/${id}`, {
+          key: rk,
+          body: { action: 'open' },
+        }),
+      ],
+    ];
+    for (const [what, res] of answers) {
+      expect({ what, status: res.status }).toEqual({ what, status: 200 });
+      const { data } = (await res.json()) as Json;
+      expect({ what, notas: data.notas, costo: data.items[0].costo_unitario }).toEqual({
+        what,
+        notas: undefined,
+        costo: undefined,
+      });
+    }
+    // The secret key still sees both.
+    const { data } = (await (await t.call('GET', `/api/v1/cotizaciones/${id}`, { key: sk })).json()) as Json;
+    expect({ notas: data.notas, costo: data.items[0].costo_unitario }).toEqual({
+      notas: 'Solo para nosotros',
+      costo: 777.77,
+    });
+  });
+});

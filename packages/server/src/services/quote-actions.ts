@@ -311,7 +311,7 @@ export async function runTestHelper(
     });
     return moved;
   });
-  return fullQuoteDetail(deps, quote, auth.org, true);
+  return fullQuoteDetail(deps, quote, auth.org, auth.key.kind === 'secret');
 }
 
 /**
