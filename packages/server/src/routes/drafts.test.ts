@@ -169,6 +169,18 @@ describe('POST /elements/ai-draft with the catalog drafter', () => {
     const body = (await res.json()) as Json;
     expect(body.data.items.map((i: Json) => `${i.sku}×${i.cantidad}`)).toEqual(['KB-MX×3', 'MOUSE-ERG×3']);
     expect(body.data.skipped).toEqual([]);
+    expect(body.data).not.toHaveProperty('notes');
+    // Units drafted as packs are noted as the widget's stream notes them.
+    const packs = (await (
+      await t.call('POST', '/api/v1/cotizaciones/ia', {
+        key: t.seed.keys.sk_test_write,
+        body: { prompt: '250 tarjetas de presentación' },
+      })
+    ).json()) as Json;
+    expect(packs.data.items).toMatchObject([{ sku: 'TARJ-100', cantidad: 3 }]);
+    expect(packs.data.notes).toEqual([
+      { text: '250 tarjetas de presentación', reason: 'units_to_packs', sku: 'TARJ-100', cantidad: 3 },
+    ]);
     await expectError(
       await t.call('POST', '/api/v1/cotizaciones/ia', {
         key: t.seed.keys.pk_test,

@@ -135,15 +135,18 @@ export function draftRoutes(deps: AppDeps) {
       const catalog = await draftingCatalog(deps, auth, body.currency ?? auth.org.currency);
       const items = [];
       const skipped: SkippedPhrase[] = [];
+      const notes: DraftNote[] = [];
       for await (const item of deps.drafter.draft({
         prompt: body.prompt,
         locale: body.locale,
         catalog,
         signal: c.req.raw.signal,
         onSkip: (phrase) => skipped.push(phrase),
+        onNote: (note) => notes.push(note),
       })) {
         items.push(item);
       }
-      return c.json({ data: { items, skipped } });
+      // As the stream's `done` says it: lines drafted in another unit (units → packs) are noted.
+      return c.json({ data: { items, skipped, ...(notes.length > 0 ? { notes } : {}) } });
     });
 }
