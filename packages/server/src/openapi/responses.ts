@@ -165,7 +165,7 @@ export const QuoteDetail = v.looseObject({
         folio_fiscal: v.nullable(v.string()),
         estado: v.string(),
       }),
-      v.description('action invoice only: the invoice it made'),
+      v.description('an invoiced quote: the invoice made from it'),
     ),
   ),
 });

@@ -746,11 +746,10 @@ describe('quote action invoice', () => {
     const { res, body } = await call('POST', `/cotizaciones/${id}`, { action: 'invoice' });
     expect(res.status).toBe(200);
     expect(body.data.status).toBe('invoiced');
-    // The quote detail, as every other action answers it, with the invoice besides.
-    const { factura: _factura, ...quote } = body.data;
-    expect(quote).toEqual((await call('GET', `/cotizaciones/${id}`)).body.data);
-    expect(quote).toHaveProperty('saldo');
-    expect(quote).toHaveProperty('conversacion');
+    // The quote detail, as every other action answers it; an invoiced quote's names its invoice.
+    expect(body.data).toEqual((await call('GET', `/cotizaciones/${id}`)).body.data);
+    expect(body.data).toHaveProperty('saldo');
+    expect(body.data).toHaveProperty('conversacion');
     expect(body.data.factura).toMatchObject({
       estado: 'open',
       numero: expect.stringMatching(/^F-\d{6}$/),
@@ -776,6 +775,14 @@ describe('quote action invoice', () => {
       409,
       'invalid_state',
     );
+    // Paid, the invoice is named as it stands now.
+    await act(invoice.id, { action: 'pay', monto: 2088 });
+    expect((await call('GET', `/cotizaciones/${id}`)).body.data.factura).toEqual({
+      id: invoice.id,
+      numero: invoice.numero,
+      folio_fiscal: invoice.folio_fiscal,
+      estado: 'paid',
+    });
   });
 
   it('a paid quote gives a paid invoice (PUE)', async () => {

@@ -30,7 +30,7 @@ export async function invoiceQuote(deps: AppDeps, auth: KeyWithOrg, id: string) 
   if (!allowed.includes(peek.status)) throw wrong(peek.status);
   const provider = await quoteInvoiceProvider(deps, auth, peek);
   try {
-    const { quote, invoice } = await deps.db.transaction(async (tx) => {
+    const quote = await deps.db.transaction(async (tx) => {
       const current = await findQuote(tx, scope, id, true);
       if (!current) throw notFound('Quote');
       if (!allowed.includes(current.status)) throw wrong(current.status);
@@ -47,17 +47,10 @@ export async function invoiceQuote(deps: AppDeps, auth: KeyWithOrg, id: string) 
         data: quoteEventData(quote),
         actor: apiActor(auth),
       });
-      return { quote, invoice };
+      return quote;
     });
-    return {
-      ...(await fullQuoteDetail(deps, quote, auth.org, auth.key.kind === 'secret')),
-      factura: {
-        id: invoice.id,
-        numero: invoice.numero,
-        folio_fiscal: invoice.folio_fiscal,
-        estado: invoice.estado,
-      },
-    };
+    // The quote is invoiced now, so its detail names the invoice (`factura`).
+    return await fullQuoteDetail(deps, quote, auth.org, auth.key.kind === 'secret');
   } catch (error) {
     if (error instanceof StampRefused) throw fiscalRejected(error.motivo);
     throw error;
