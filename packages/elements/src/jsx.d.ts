@@ -9,7 +9,7 @@ import type { QuoteClient, QuoteLine, SvcQuoteForm } from './index.js';
 type QuoteFormAttributes = {
   /** The merchant's publishable key (`pk_live_…` or `pk_test_…`). */
   'publishable-key': string;
-  /** Base URL of the API; default: the origin of the script + /api/v1. */
+  /** Base URL of the API; default: the script tag's origin + /api/v1, or with the package the page's. */
   'api-base'?: string;
   locale?: 'es' | 'en' | 'pt' | 'fr' | 'de';
   currency?: string;
