@@ -99,7 +99,7 @@ ${quote.descuento > 0 ? html`<tr><td>${m.discount}${quote.cupon ? ` (${quote.cup
   const decision = open
     ? html`<section class="card" aria-labelledby="decide"><h2 id="decide">${p.decide}</h2>
 <form method="post" action="${action('approve')}" class="stack">${csrfField}
-<fieldset id="lineas"${fieldErrors.lineas ? html` aria-describedby="lineas-error"` : ''}><legend>${p.linesToApprove}</legend><p class="hint">${p.linesHint}</p>${errorOf('lineas')}
+<fieldset id="lineas"${fieldErrors.lineas ? html` aria-describedby="lineas-error"` : ''}><legend>${p.linesToApprove}</legend><input type="hidden" name="eleccion" value="lineas"><p class="hint">${p.linesHint}</p>${errorOf('lineas')}
 ${items.map(
   (item) =>
     html`<label class="check"><input type="checkbox" name="lineas" value="${item.id}"${ticked(item.id) ? ' checked' : ''}${fieldErrors.lineas ? html` aria-invalid="true"` : ''}><span>${item.descripcion} · ${number(item.cantidad)} × ${money(item.precio_negociado ?? item.precio_unitario)}</span></label>`,

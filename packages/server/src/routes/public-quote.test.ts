@@ -264,6 +264,18 @@ describe('approving on the page', () => {
     expect(html).toContain('Aceptada electrónicamente por Ana Pérez (ana@cliente.example)');
   });
 
+  it('approves the whole quote from a form that offers no choice of lines (no eleccion, no lineas)', async () => {
+    const q = await quote();
+    expect((await open(q.token)).html).toContain('<input type="hidden" name="eleccion" value="lineas">');
+    const res = await send(q.token, 'approve', { ...signer });
+    expect(res.status).toBe(303);
+    const after = await detail(q.id);
+    expect(after).toMatchObject({ status: 'approved', total: q.detail.total });
+    expect(after.items.every((item: Json) => !item.declinada)).toBe(true);
+    const [approved] = await events(q.id, 'quote.approved');
+    expect(approved!.data).toMatchObject({ parcial: false });
+  });
+
   it('approves only the chosen lines: the rest stay as declined lines and the totals cover the approved ones', async () => {
     const q = await quote();
     const [laptop, monitor, install] = q.detail.items as Json[];
@@ -321,7 +333,8 @@ describe('approving on the page', () => {
         'Escribe un correo electrónico válido',
         'email',
       ],
-      [{ ...signer }, 'Marca al menos una línea', 'lineas'],
+      // The page's form offers the lines (eleccion), and none was ticked.
+      [{ eleccion: 'lineas', ...signer }, 'Marca al menos una línea', 'lineas'],
       // A line was ticked, but one that is not this quote's: not "tick at least one".
       [
         { lineas: [lineIds(q)[0]!, lineIds(other)[0]!], ...signer },
@@ -359,7 +372,7 @@ describe('approving on the page', () => {
     expect(html).toContain('value="Luis Ñ"');
     expect(html).toContain('value="luis@example"');
     // Nothing ticked stays nothing ticked; another form leaves every line ticked.
-    const none = await (await send(q.token, 'approve', { ...signer })).text();
+    const none = await (await send(q.token, 'approve', { eleccion: 'lineas', ...signer })).text();
     expect(lineIds(q).some((id) => new RegExp(`value="${id}"[^>]*checked`).test(none))).toBe(false);
     const comment = await (await send(q.token, 'comment', { mensaje: '' })).text();
     expect(lineIds(q).every((id) => new RegExp(`value="${id}" checked`).test(comment))).toBe(true);
@@ -368,7 +381,7 @@ describe('approving on the page', () => {
 
   it('ties each refusal to its field: aria-invalid, a message beside it, and a summary linking to it', async () => {
     const q = await quote({ lang: 'de' });
-    const res = await send(q.token, 'approve', { nombre: '', email: 'luis@example' });
+    const res = await send(q.token, 'approve', { eleccion: 'lineas', nombre: '', email: 'luis@example' });
     expect(res.status).toBe(400);
     const html = await res.text();
     for (const [field, message] of [

@@ -155,7 +155,10 @@ export function publicQuoteRoutes(deps: AppDeps) {
     const mark = async () =>
       decimalMark(`${langOf(c, quote)}-${(await findOrg(deps.db, { id: quote.org_id }))?.country ?? 'MX'}`);
     if (name === 'approve') {
-      const lineas = [form.lineas].flat().filter((id): id is string => typeof id === 'string');
+      const ticked = [form.lineas].flat().filter((id): id is string => typeof id === 'string');
+      // The page's form says it offered the lines to choose (`eleccion`): then none ticked is a
+      // mistake to point out. A form that offers no choice approves the whole quote.
+      const lineas = ticked.length === 0 && text(form, 'eleccion') !== 'lineas' ? 'all' : ticked;
       const nombre = text(form, 'nombre').trim();
       const email = v.safeParse(emailAddress, text(form, 'email'));
       const fields: FieldErrors = {};

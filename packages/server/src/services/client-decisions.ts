@@ -57,7 +57,8 @@ const notOpen = (quote: QuoteRow, what: string, allowed: QuoteStatus[]) =>
   invalidState(`Cannot ${what} a quote in status ${quote.status}; allowed from: ${allowed.join(', ')}.`);
 
 /**
- * Approves the quote with the lines the client chose (`lineas`: ids of its lines, at least one).
+ * Approves the quote with the lines the client chose (`lineas`: ids of its lines, at least one; `all`
+ * for the whole quote).
  * When some are left out, they stay as declined lines (`declinada`) and the totals are recomputed
  * over the approved ones by the one `computeTotals`, with the quote's discount; `quote.approved`
  * carries `parcial`. The acceptance (name, e-mail, time, address) is stored with the quote.
@@ -65,13 +66,13 @@ const notOpen = (quote: QuoteRow, what: string, allowed: QuoteStatus[]) =>
 export async function approveOnPage(
   deps: AppDeps,
   token: string,
-  lineas: string[],
+  lineas: string[] | 'all',
   signer: Signer,
 ): Promise<QuoteRow> {
   return onQuote(deps, token, async (tx, quote) => {
     if (!OPEN.includes(quote.status)) throw notOpen(quote, 'approve', OPEN);
     const items = await findQuoteItems(tx, quote.id);
-    const chosen = new Set(lineas);
+    const chosen = new Set(lineas === 'all' ? items.map((item) => item.id!) : lineas);
     if (chosen.size === 0) throw invalidRequest('lineas: choose at least one line', { field: 'lineas' });
     const ids = new Set(items.map((item) => item.id));
     if ([...chosen].some((id) => !ids.has(id))) {
