@@ -339,6 +339,80 @@ describe('the review page', () => {
     expect(status).toBe('conflict');
   });
 
+  it('is not in conflict because visitors used a coupon it updates: only an edit of the coupon is', async () => {
+    const { body } = await propose({
+      cupones: [{ code: 'PROMO500', tipo: 'monto', valor: 800, moneda: 'MXN' }],
+    });
+    const used = await t.call('POST', '/api/v1/cotizaciones', {
+      key: sk,
+      body: {
+        cliente: { empresa: 'Usa el cupón' },
+        items: [{ descripcion: 'x', cantidad: 1, precio_unitario: 2000 }],
+        cupon: 'PROMO500',
+      },
+    });
+    expect(used.status).toBe(200);
+    const { res } = await decide(body.data.review_url, 'approve');
+    expect(res.status).toBe(200);
+    const [coupon] = await t.db.query<{ valor: number }>(
+      `SELECT valor::float8 AS valor FROM coupons WHERE org_id = $1 AND mode = 'test' AND code = 'PROMO500'`,
+      [t.seed.org.id],
+    );
+    expect(coupon!.valor).toBe(800);
+    // An edit of the coupon since is a conflict.
+    const second = await propose({
+      cupones: [{ code: 'PROMO500', tipo: 'monto', valor: 500, moneda: 'MXN' }],
+    });
+    await t.db.query(
+      `UPDATE coupons SET max_uses = 999 WHERE org_id = $1 AND mode = 'test' AND code = 'PROMO500'`,
+      [t.seed.org.id],
+    );
+    expect((await decide(second.body.data.review_url, 'approve')).res.status).toBe(409);
+  });
+
+  it('is in conflict when a publishable key was made since, which would take its origins unseen', async () => {
+    const { body } = await propose({ elements: { origins: ['https://planeada.example'] } });
+    const made = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'publishable',
+      mode: 'test',
+      scope: 'write',
+      origins: ['https://nueva-llave.example'],
+    });
+    try {
+      const { res } = await decide(body.data.review_url, 'approve');
+      expect(res.status).toBe(409);
+      const [key] = await t.db.query<{ allowed_origins: string[] }>(
+        'SELECT allowed_origins FROM api_keys WHERE id = $1',
+        [made.record.id],
+      );
+      expect(key!.allowed_origins).toEqual(['https://nueva-llave.example']);
+    } finally {
+      await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [made.record.id]);
+    }
+  });
+
+  it('shows what each workflow step would do, and counts elements as a change only when it names one', async () => {
+    const { body } = await propose({
+      elements: {},
+      workflows: [
+        {
+          nombre: `comentario-${Date.now()}`,
+          objeto: 'cotizacion',
+          estados: ['sent'],
+          pasos: [{ tipo: 'add_comment', mensaje: 'Gracias por <su> interés' }, { tipo: 'send_reminder' }],
+        },
+      ],
+    });
+    expect(body.data.cambios.elements).toBe(false);
+    const { page } = await openReview(body.data.review_url);
+    expect(page).toContain(
+      'add_comment (mensaje: &quot;Gracias por &lt;su&gt; interés&quot;) → send_reminder',
+    );
+    expect(page).toMatch(/<th scope="row">estados<\/th><td>[^<]*<\/td><td>sent<\/td>/);
+    expect(page).not.toContain('<th scope="row">origins</th>');
+  });
+
   it('keeps to the plan’s product limit: 402 when proposed over it, conflict when filled since', async () => {
     const org = await createOrg(t.db, { nombre: 'Catálogo Gratis', plan: 'free' });
     const key = (await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' }))

@@ -4,6 +4,7 @@ import { csrfGuard } from '../http/csrf.js';
 import { readForm, unreadableForm } from '../http/form-body.js';
 import { type Lang, pickLang } from '../i18n/messages.js';
 import { REVIEW_MESSAGES } from '../i18n/review-page.js';
+import { changesElements } from '../schemas/setup-plans.js';
 import { findOrg } from '../services/orgs.js';
 import {
   type Decision,
@@ -111,12 +112,25 @@ ${(p.workflows ?? []).map(
   (w) =>
     html`<section class="card"><h2>${m.workflows}: ${w.nombre} (${m.newItem})</h2>${table([
       ['objeto', null, w.objeto],
-      ['pasos', null, w.pasos.map((step) => step.tipo).join(' → ')],
+      // Every step with what it would do (a comment's words, a task's title), not its kind alone.
+      [
+        'pasos',
+        null,
+        w.pasos
+          .map(({ tipo, ...settings }) => {
+            const shown = Object.entries(settings).map(
+              ([name, value]) => `${name}: ${JSON.stringify(value)}`,
+            );
+            return shown.length > 0 ? `${tipo} (${shown.join(', ')})` : tipo;
+          })
+          .join(' → '),
+      ],
+      ...(w.estados ? [['estados', null, w.estados] as [string, unknown, unknown]] : []),
       ['activo', null, w.activo ?? true],
     ])}</section>`,
 )}
 ${
-  p.elements
+  changesElements(p.elements)
     ? html`<section class="card"><h2>${m.widget}</h2>${table([
         ['color', current.org.brand_color, p.elements.color ?? current.org.brand_color],
         ['origins', current.org.origins, p.elements.origins ?? current.org.origins],

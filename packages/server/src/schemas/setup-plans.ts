@@ -83,7 +83,9 @@ const couponSchema = v.pipe(
 );
 
 /** Whether `elements` names anything to change (`{}` or `{ features: {} }` names nothing). */
-const changesElements = (elements: v.InferOutput<typeof elementsSchema> | undefined): boolean =>
+export const changesElements = (
+  elements: v.InferOutput<typeof elementsSchema> | undefined,
+): elements is v.InferOutput<typeof elementsSchema> =>
   !!elements &&
   (elements.origins !== undefined ||
     elements.color !== undefined ||

@@ -29,7 +29,12 @@ export async function fullQuoteDetail(deps: AppDeps, quote: QuoteRow, org: Org, 
 
 /** The invoice made from a quote (action `invoice`), as the quote names it. */
 async function invoiceOfQuote(db: Queryable, quoteId: string) {
-  const [invoice] = await db.query<{ id: string; numero: string; folio_fiscal: string | null; estado: string }>(
+  const [invoice] = await db.query<{
+    id: string;
+    numero: string;
+    folio_fiscal: string | null;
+    estado: string;
+  }>(
     `SELECT id, numero, folio_fiscal, estado FROM invoices
      WHERE cotizacion_id = $1 ORDER BY created_at DESC LIMIT 1`,
     [quoteId],

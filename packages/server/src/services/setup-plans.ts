@@ -4,7 +4,7 @@ import { randomBase62 } from '../ids.js';
 import { insertEvent } from '../repositories/events.js';
 import { countProducts, type ProductRow, productEventData } from '../repositories/products.js';
 import { upsertWorkflow } from '../repositories/workflows.js';
-import type { SetupPlanRequest } from '../schemas/setup-plans.js';
+import { changesElements, type SetupPlanRequest } from '../schemas/setup-plans.js';
 import type { AppDeps } from '../types.js';
 import { normalizeOrigin } from './api-keys.js';
 import { checkTaxRate } from './fiscal/tax-catalog.js';
@@ -51,6 +51,8 @@ interface Versions {
   cupones: Record<string, string | null>;
   workflows: Record<string, string | null>;
   org: string | null;
+  /** The publishable keys and their origins, when the plan sets origins (absent in older plans). */
+  keys?: string | null;
 }
 
 const ISO = (column: string) =>
@@ -63,7 +65,14 @@ export interface CurrentState {
   productos: Map<string, ProductRow & { version: string }>;
   cupones: Map<string, Record<string, unknown> & { version: string }>;
   workflows: Set<string>;
-  org: { version: string; brand_color: string | null; widget: Record<string, unknown>; origins: string[] };
+  org: {
+    version: string;
+    brand_color: string | null;
+    widget: Record<string, unknown>;
+    origins: string[];
+    /** Each publishable key of the mode with its origins: a key made or edited since is a change. */
+    keys: string;
+  };
 }
 
 /** {@link CurrentState} as JSON. */
@@ -108,7 +117,10 @@ async function readCurrent(
       : [],
     codes.length
       ? db.query<Record<string, unknown> & { code: string; version: string }>(
-          `SELECT code, tipo, valor, moneda, max_uses, uses, active, ${ISO('expires_at')}, xmin::text AS version
+          // Versioned by what a person edits, not by `xmin`: every use of the coupon rewrites its row
+          // (`uses`), and a visitor applying it is no edit the plan conflicts with.
+          `SELECT code, tipo, valor, moneda, max_uses, uses, active, ${ISO('expires_at')},
+             md5(row(tipo, valor, moneda, max_uses, active, expires_at)::text) AS version
            FROM coupons WHERE org_id = $1 AND mode = $2 AND lower(code) = ANY($3::text[])`,
           [orgId, mode, codes],
         )
@@ -130,10 +142,15 @@ async function readCurrent(
     ),
     // Every publishable key of the mode takes the plan's origins: before is all that they allow now,
     // so that the person approving sees each origin that would stop working.
-    db.query<{ allowed_origins: string[] }>(
-      `SELECT coalesce(array_agg(DISTINCT o ORDER BY o), '{}') AS allowed_origins
-       FROM api_keys, unnest(allowed_origins) AS o
-       WHERE org_id = $1 AND mode = $2 AND kind = 'publishable' AND revoked_at IS NULL`,
+    db.query<{ allowed_origins: string[]; keys: string }>(
+      `SELECT coalesce((SELECT array_agg(DISTINCT o ORDER BY o) FROM unnest(k.origins) AS o WHERE o IS NOT NULL), '{}')
+                AS allowed_origins,
+              md5(coalesce(k.keys, '')) AS keys
+       FROM (SELECT array_agg(o) AS origins,
+                    string_agg(DISTINCT id::text || ':' || array_to_string(allowed_origins, ' '), ','
+                               ORDER BY id::text || ':' || array_to_string(allowed_origins, ' ')) AS keys
+             FROM api_keys LEFT JOIN LATERAL unnest(allowed_origins) AS o ON true
+             WHERE org_id = $1 AND mode = $2 AND kind = 'publishable' AND revoked_at IS NULL) AS k`,
       [orgId, mode],
     ),
   ]);
@@ -141,7 +158,7 @@ async function readCurrent(
     productos: new Map(products.map((p) => [p.sku.toLowerCase(), p])),
     cupones: new Map(coupons.map((c) => [c.code.toLowerCase(), c])),
     workflows: new Set(workflows.map((w) => w.nombre)),
-    org: { ...orgs[0]!, origins: keys[0]?.allowed_origins ?? [] },
+    org: { ...orgs[0]!, origins: keys[0]?.allowed_origins ?? [], keys: keys[0]?.keys ?? '' },
   };
 }
 
@@ -160,6 +177,7 @@ const versionsOf = (plan: SetupPlanRequest, current: CurrentState): Versions => 
   ),
   workflows: Object.fromEntries((plan.workflows ?? []).map((w) => [w.nombre, null])),
   org: plan.elements ? current.org.version : null,
+  keys: plan.elements?.origins ? current.org.keys : null,
 });
 
 /** POST /setup/plans: validates the whole proposal now, stores it, and answers the review URL. */
@@ -224,7 +242,7 @@ export async function proposeSetupPlan(deps: AppDeps, auth: KeyWithOrg, body: Se
     productos: count(plan.productos, (p) => current.productos.has(p.sku.toLowerCase())),
     cupones: count(plan.cupones, (c) => current.cupones.has(c.code.toLowerCase())),
     workflows: { crear: plan.workflows?.length ?? 0 },
-    elements: plan.elements !== undefined,
+    elements: changesElements(plan.elements),
   };
   if (!(await roomForProducts(deps.db, org, auth.key.mode, cambios.productos.crear))) {
     const limit = PLANS[org.plan].maxProducts;
@@ -376,6 +394,9 @@ export async function decideSetupPlan(
       differ(now.cupones, row.versiones.cupones) ||
       (row.propuesta.workflows ?? []).some((w) => current.workflows.has(w.nombre)) ||
       (row.versiones.org !== null && now.org !== row.versiones.org) ||
+      // A publishable key made, revoked or given other origins since would take the plan's origins
+      // unseen (plans proposed before this check have no `keys`).
+      (row.versiones.keys != null && now.keys !== row.versiones.keys) ||
       // Products created since may have filled the plan's allowance the new ones counted on.
       !(await roomForProducts(
         tx,
