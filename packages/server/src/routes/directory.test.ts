@@ -108,6 +108,41 @@ describe('clients', () => {
     );
     expect(over).toMatchObject({ resource: 'clients', limit: PLANS.free.maxClients, plan: 'free' });
   });
+
+  it('never passes the plan limit with creations at once, clients or products, nor two SKUs differing in case', async () => {
+    const { createOrg } = await import('../services/orgs.js');
+    const org = await createOrg(t.db, { nombre: 'Límites a la vez', plan: 'free' });
+    const key = (await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' }))
+      .key;
+    const count = async (table: string) =>
+      (
+        await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.id])
+      )[0]!.n;
+    // Two places left; eight at once (on PostgreSQL, each on its own connection).
+    await t.db.query(
+      `INSERT INTO clients (org_id, mode, empresa) SELECT $1, 'test', 'C' || g FROM generate_series(1, 48) g`,
+      [org.id],
+    );
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.call('POST', '/api/v1/clientes', { key, body: { empresa: `A la vez ${i}` } }),
+      ),
+    );
+    expect(clients.map((res) => res.status).sort()).toEqual([200, 200, 402, 402, 402, 402, 402, 402]);
+    expect(await count('clients')).toBe(50);
+    // The same SKU in six cases at once: one product.
+    const skus = ['RACE-A', 'race-a', 'Race-A', 'rAce-a', 'RACE-a', 'race-A'];
+    const products = await Promise.all(
+      skus.map((sku) =>
+        t.call('POST', '/api/v1/productos', {
+          key,
+          body: { sku, nombre: 'r', precio_lista: 1, unidad: 'pieza' },
+        }),
+      ),
+    );
+    expect(products.map((res) => res.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    expect(await count('products')).toBe(1);
+  });
 });
 
 describe('products', () => {

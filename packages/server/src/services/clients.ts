@@ -13,7 +13,7 @@ import { insertEvent } from '../repositories/events.js';
 import { inScope } from '../repositories/scope-sql.js';
 import type { AppDeps } from '../types.js';
 import type { KeyWithOrg } from './key-store.js';
-import { PLANS, planLimitError } from './plans.js';
+import { assertRoomFor } from './plans.js';
 import { apiActor } from './quotes.js';
 
 /** POST /clientes: adds a client to the directory (402 over the plan's number of clients). */
@@ -24,8 +24,7 @@ export async function createClient(
 ) {
   const scope = { orgId: auth.org.id, mode: auth.key.mode };
   return deps.db.transaction(async (tx) => {
-    const limit = PLANS[auth.org.plan].maxClients;
-    if ((await countClients(tx, scope)) >= limit) throw planLimitError('clients', auth.org.plan, limit);
+    await assertRoomFor(tx, 'clients', scope, auth.org.plan, () => countClients(tx, scope));
     const client = await insertClient(tx, scope, {
       ...body,
       fiscal: (body.fiscal as Record<string, string> | undefined) ?? null,

@@ -8,6 +8,7 @@ import {
   type ClientIdentity,
   type ClientRecord,
   clientEventData,
+  countClients,
   insertClient,
 } from '../repositories/clients.js';
 import { insertEvent, type NewEvent } from '../repositories/events.js';
@@ -48,7 +49,7 @@ import { balanceOf, invoiceDetail, invoiceEventData, invoiceListItem } from './i
 import type { KeyWithOrg } from './key-store.js';
 import { findOrg, type Org } from './orgs.js';
 import { minorAmount, paymentDate, requestedDiscount, termDays } from './payments.js';
-import { PLANS, planLimitError } from './plans.js';
+import { assertRoomFor } from './plans.js';
 import { exchangeRate, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { countInvoicePaymentOnQuote } from './promises.js';
 import { type QueuedEmail, sendQueuedEmail } from './quote-email.js';
@@ -222,8 +223,14 @@ async function createClient(
   count: number | null,
 ): Promise<ClientRecord> {
   const scope = scopeOf(auth);
-  const limit = PLANS[auth.org.plan].maxClients;
-  if ((count ?? 0) >= limit) throw planLimitError('clients', auth.org.plan, limit);
+  // The count read with the invoice's inputs first; counted again only under the lock, near the limit.
+  let counted: number | null = count ?? 0;
+  const recount = async () => {
+    const known = counted;
+    counted = null;
+    return known ?? countClients(tx, scope);
+  };
+  await assertRoomFor(tx, 'clients', scope, auth.org.plan, recount);
   const client = await insertClient(tx, scope, {
     ...data,
     fiscal: (data.fiscal as Record<string, string> | undefined) ?? null,

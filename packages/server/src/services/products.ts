@@ -17,7 +17,7 @@ import { checkTaxRate } from './fiscal/tax-catalog.js';
 import type { KeyWithOrg } from './key-store.js';
 import { announceOrgChanged } from './orgs.js';
 import { exactMinor } from './payments.js';
-import { PLANS, planLimitError } from './plans.js';
+import { assertRoomFor } from './plans.js';
 import { apiActor } from './quotes.js';
 
 /** POST /productos: adds a product to the catalog of the key's mode. */
@@ -31,8 +31,9 @@ export async function createProduct(
   checkProductFields(auth, { moneda, precio_lista: body.precio_lista });
   checkTaxRate(auth.org.country, body.tax_rate, 'tax_rate');
   const created = await deps.db.transaction(async (tx) => {
-    const limit = PLANS[auth.org.plan].maxProducts;
-    if ((await countProducts(tx, scope)) >= limit) throw planLimitError('products', auth.org.plan, limit);
+    // Under the lock, so that two creations at once cannot both pass the limit, or both find their
+    // SKU free in another case.
+    await assertRoomFor(tx, 'products', scope, auth.org.plan, () => countProducts(tx, scope), true);
     // A SKU names one product in any case, as setup plans and people match it: `lap-14` is refused
     // where `LAP-14` exists, like the same SKU.
     const [clash] = await tx.query<{ sku: string }>(
