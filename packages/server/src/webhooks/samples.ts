@@ -14,8 +14,15 @@ const SAMPLE_QUOTE = { folio: 'COT-000000', cliente: 'Cliente de ejemplo', total
 export function sampleEventData(type: string, org: Org): Record<string, unknown> {
   const id = randomUUID();
   const family = type.split('.')[0];
-  if (type === 'ping') return { mensaje: 'Ping de prueba del servicio de cotizaciones' };
-  if (family === 'quote' || family === 'payment' || type === 'invoice.stamped' || type === 'invoice.issued') {
+  // The spec's quote family table holds the ping's `mensaje`: a ping is shaped as that family.
+  const ping = type === 'ping';
+  if (
+    ping ||
+    family === 'quote' ||
+    family === 'payment' ||
+    type === 'invoice.stamped' ||
+    type === 'invoice.issued'
+  ) {
     const quote = {
       id,
       folio: SAMPLE_QUOTE.folio,
@@ -25,6 +32,7 @@ export function sampleEventData(type: string, org: Org): Record<string, unknown>
       cliente: SAMPLE_QUOTE.cliente,
       cliente_id: randomUUID(),
     };
+    if (ping) return { ...quote, mensaje: 'Ping de prueba del servicio de cotizaciones' };
     return { ...quote, ...(QUOTE_EXTRAS[type] ?? {}) };
   }
   if (family === 'invoice') {

@@ -564,7 +564,7 @@ describe('deliveries', () => {
     await worker.tick();
     expect(JSON.parse(hook.received[0]!.body)).toMatchObject({
       event: 'ping',
-      data: { mensaje: expect.any(String) },
+      data: { mensaje: expect.any(String), folio: expect.any(String), link_publico: expect.any(String) },
     });
     // A sample under a real event's name goes to that endpoint only, never into the history.
     const sample = await t.call('POST', '/api/v1/test_helpers/webhooks', {
