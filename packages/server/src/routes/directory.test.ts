@@ -56,8 +56,26 @@ describe('clients', () => {
       400,
       'invalid_request',
     );
+    // Empty text is refused as on creation (null clears a field), never stored as "".
+    for (const body of [{ contacto: '' }, { contacto: '   ' }, { rfc: '' }]) {
+      const refused = await expectError(
+        await t.call('PATCH', `/api/v1/clientes/${client.id}`, { key: sk, body }),
+        400,
+        'invalid_request',
+      );
+      expect(refused.error).toMatch(new RegExp(`^${Object.keys(body)[0]}: `));
+    }
+    const cleared = await json(
+      await t.call('PATCH', `/api/v1/clientes/${client.id}`, { key: sk, body: { contacto: null } }),
+    );
+    expect(cleared.data.contacto).toBeNull();
     const events = await json(await t.call('GET', `/api/v1/events?object_id=${client.id}`, { key: sk }));
-    expect(events.data.map((e: Json) => e.type)).toEqual(['client.updated', 'client.created']);
+    // The patch, then the clearing of contacto.
+    expect(events.data.map((e: Json) => e.type)).toEqual([
+      'client.updated',
+      'client.updated',
+      'client.created',
+    ]);
     expect(events.data[0].data).toMatchObject({
       object: 'client',
       id: client.id,

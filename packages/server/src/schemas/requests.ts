@@ -24,11 +24,12 @@ const nullableText = (max: number) =>
 /** PATCH /clientes/{id}: contact data; every field optional, unknown fields refused. */
 export const clientPatchSchema = v.strictObject({
   empresa: v.optional(text(200)),
-  contacto: nullableText(200),
+  // As creation takes them (not empty once trimmed); null clears one.
+  contacto: v.nullish(clienteSchema.entries.contacto.wrapped),
   email: v.nullish(emailAddress),
   // The same rule as creation's (`clienteSchema`): with its international prefix.
   telefono: v.nullish(clienteSchema.entries.telefono.wrapped),
-  rfc: nullableText(20),
+  rfc: v.nullish(clienteSchema.entries.rfc.wrapped),
   terminos: v.nullish(v.picklist(TERMS, `must be one of ${TERMS.join(', ')}`)),
 });
 
