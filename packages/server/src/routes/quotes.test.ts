@@ -605,6 +605,10 @@ describe('GET /cotizaciones', () => {
       await t.call('GET', `/api/v1/cotizaciones?folio=${created.folio}`, { key: sk })
     ).json()) as Json;
     expect(byFolio.data.map((q: Json) => q.id)).toEqual([created.id]);
+    const typed = (await (
+      await t.call('GET', `/api/v1/cotizaciones?folio=${created.folio.toLowerCase()}`, { key: sk })
+    ).json()) as Json;
+    expect(typed.data.map((q: Json) => q.id)).toEqual([created.id]);
     const detail = (await (
       await t.call('GET', `/api/v1/cotizaciones/${created.id}`, { key: sk })
     ).json()) as Json;

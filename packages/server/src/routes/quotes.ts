@@ -182,7 +182,8 @@ export function quoteRoutes(deps: AppDeps) {
         offset: query.cursor === undefined ? offsetParam(query) : 0,
         beforeSeq: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
         status: enumParam(query.status, 'status', QUOTE_STATUSES),
-        folio: query.folio,
+        // Folios are written in capitals (`COT-000001`); one typed in another case finds its quote.
+        folio: query.folio?.trim().toUpperCase(),
         clienteId: query.cliente_id,
       });
       return c.json(page);
