@@ -31,6 +31,18 @@ export interface PdfView {
 const MARGIN = 50;
 const WIDTH = 612 - 2 * MARGIN; // US Letter
 const COLUMNS = { descripcion: 250, cantidad: 70, precio: 96, importe: 96 };
+/** The totals' amounts: room for "2.863.025,19 MX$" in bold at 12 pt, the largest shrunk to fit. */
+const TOTAL_WIDTH = 140;
+
+/**
+ * The font size at which `text` takes one line of `width`: an amount never wraps (a French total
+ * of seven digits broke as "2 863 025,19 $M" / "X"), it is set smaller instead.
+ */
+function oneLineSize(doc: PDFKit.PDFDocument, text: string, width: number, size: number): number {
+  doc.fontSize(size);
+  const needed = doc.widthOfString(text);
+  return needed <= width ? size : Math.floor(((size * width) / needed) * 10) / 10;
+}
 
 /**
  * Renders a document with pdfkit's standard Helvetica (WinAnsi covers Spanish, Portuguese,
@@ -75,8 +87,9 @@ export function renderPdf(original: PdfView): Promise<Buffer> {
     const last = index === view.totals.length - 1;
     const y = doc.y;
     doc.font(last ? 'Helvetica-Bold' : 'Helvetica').fontSize(last ? 12 : 10);
-    doc.text(label, MARGIN + WIDTH - 260, y, { width: 160, align: 'right' });
-    doc.text(value, MARGIN + WIDTH - 96, y, { width: 96, align: 'right' });
+    doc.text(label, MARGIN + WIDTH - 310, y, { width: 160, align: 'right' });
+    doc.fontSize(oneLineSize(doc, value, TOTAL_WIDTH, last ? 12 : 10));
+    doc.text(value, MARGIN + WIDTH - TOTAL_WIDTH, y, { width: TOTAL_WIDTH, align: 'right' });
   });
   doc.x = MARGIN;
   for (const section of view.sections) {
@@ -105,6 +118,8 @@ function row(doc: PDFKit.PDFDocument, cells: PdfLine, header: boolean) {
   for (const name of ['descripcion', 'cantidad', 'precio', 'importe'] as const) {
     const width = COLUMNS[name];
     const align = name === 'descripcion' ? 'left' : 'right';
+    // The description wraps; quantities and amounts shrink to one line.
+    doc.fontSize(name === 'descripcion' ? 10 : oneLineSize(doc, cells[name], width, 10));
     heights.push(doc.heightOfString(cells[name], { width }));
     doc.text(cells[name], x, y, { width, align });
     x += width + (WIDTH - 512) / 3;

@@ -600,6 +600,12 @@ describe('invoice actions', () => {
     expect(mail!.subject).toContain(inv.numero);
     expect(mail!.body).toContain(inv.link_publico);
     expect(mail!.to_email).toBe('pagos@tuerca.example');
+    // The due date as the invoice's page writes it, never as ISO.
+    const due = new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'UTC' }).format(
+      new Date(`${inv.vence}T00:00:00Z`),
+    );
+    expect(mail!.body).toContain(due);
+    expect(mail!.body).not.toContain(inv.vence);
   });
 
   it('replays an action with the same Idempotency-Key instead of paying twice', async () => {

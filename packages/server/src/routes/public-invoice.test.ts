@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../testing/harness.js';
-import { pdfText } from '../testing/pdf-text.js';
+import { pdfRuns, pdfText } from '../testing/pdf-text.js';
 
 let t: TestContext;
 let sk: string;
@@ -194,6 +194,32 @@ describe('public invoice page /i/<token>', () => {
     const german = await pdfText(await t.app.request(`/i/${inv.token}/pdf?lang=de`));
     expect(german).toContain(`Rechnung ${inv.numero}`);
     expect(german).toContain('Offener Betrag');
+  });
+
+  it('keeps each amount of the PDF on one line, the largest totals and line amounts too, in every language', async () => {
+    const draft = await api('POST', '/facturas', {
+      cliente,
+      items: [{ descripcion: 'Maquinaria', cantidad: 3, precio_unitario: 9876543.21 }],
+    });
+    const open = await api('POST', `/facturas/${draft.id}`, { action: 'finalize' });
+    const token = open.link_publico.split('/i/')[1] as string;
+    const page = await (await t.app.request(`/i/${token}?lang=fr`)).text();
+    const amount = (value: number, lang: string) =>
+      new Intl.NumberFormat(`${lang}-MX`, { style: 'currency', currency: 'MXN' })
+        .format(value)
+        .replace(/\s/g, ' ');
+    for (const lang of ['fr', 'de', 'pt', 'es']) {
+      const runs = await pdfRuns(await t.app.request(`/i/${token}/pdf?lang=${lang}`));
+      // Each amount is one run of text (a wrapped one is two runs, one per line): the total twice,
+      // as the total and, nothing paid, as the balance due in bold, the last and widest.
+      const times = (value: number) => runs.filter((run) => run === amount(value, lang)).length;
+      expect({ lang, total: times(open.total), line: times(3 * 9876543.21) }).toEqual({
+        lang,
+        total: 2,
+        line: 2,
+      });
+    }
+    expect(page).toContain('Reste à payer');
   });
 
   it('serves the stamped CFDI as XML, only for its own token', async () => {

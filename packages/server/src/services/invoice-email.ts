@@ -25,9 +25,14 @@ export async function queueInvoiceEmail(
   const m = INVOICE_MESSAGES[invoice.language as Lang] ?? INVOICE_MESSAGES.es;
   const client = await findClientById(tx, { orgId: org.id, mode: invoice.mode }, invoice.cliente_id);
   const link = invoiceLink(deps.config.publicUrl, invoice) ?? '';
-  const money = (value: number) =>
-    formatMoney(value, invoice.moneda, documentLocale(invoice.language, org.country));
-  const due = invoice.vence ?? '';
+  // As the invoice's page and PDF write them: its language in the merchant's country.
+  const locale = documentLocale(invoice.language, org.country);
+  const money = (value: number) => formatMoney(value, invoice.moneda, locale);
+  const due = invoice.vence
+    ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
+        new Date(`${invoice.vence.slice(0, 10)}T00:00:00Z`),
+      )
+    : '';
   const numero = invoice.numero ?? '';
   const subject =
     options.kind === 'invoice' ? m.emailSubject(numero, org.nombre) : m.reminderSubject(numero, org.nombre);

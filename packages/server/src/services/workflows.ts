@@ -298,7 +298,12 @@ async function runInvoiceStep(
         to: client?.email ?? null,
         client: invoice.cliente_nombre,
         document: numero,
-        balance: formatMoney(invoiceBalance(invoice), invoice.moneda, invoice.language),
+        // As its page writes it: the invoice's language in the merchant's country.
+        balance: formatMoney(
+          invoiceBalance(invoice),
+          invoice.moneda,
+          documentLocale(invoice.language, context.org.country),
+        ),
         link: invoiceLink(context.deps.config.publicUrl, invoice)!,
       });
       return invoice;
