@@ -67,7 +67,7 @@ server.stderr.on('data', (chunk) => {
         `  Demo page        ${base}/`,
         `  SPA · seller     ${base}/demo/spa/ · ${base}/demo/seller`,
         `  API reference    ${base}/docs/api (OpenAPI: ${base}/api/v1/openapi.json)`,
-        `  API              ${base}/api/v1`,
+        `  API base URL     ${base}/api/v1 (every path below it, e.g. /me)`,
         `  Publishable key  ${seed.keys.pk_test}`,
         `  Secret key       ${seed.keys.sk_test_write}   (server-side only)`,
         '',
