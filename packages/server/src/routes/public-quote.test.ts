@@ -586,7 +586,13 @@ describe('rejecting, talking and promising on the page', () => {
       status: 'skipped',
       skipped_reason: 'test_mode',
     });
-    expect(notice!.body).toContain('Contraoferta: precio_unitario 22000 MXN');
+    // In the seller's words and formats, naming the line: never the API's field names.
+    expect(notice!.body).toContain(`Contraoferta (${laptop!.descripcion}): precio unitario $22,000.00`);
+    const [total] = await t.db.query<Json>(
+      "SELECT body FROM email_outbox WHERE quote_id = $1 AND body LIKE '%Contraoferta: total%'",
+      [q.id],
+    );
+    expect(total!.body).toContain('Contraoferta: total $100,000.00');
   });
 
   it('refuses bad messages and counteroffers, and a line of another quote, writing nothing', async () => {

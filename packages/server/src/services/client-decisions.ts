@@ -179,18 +179,18 @@ export async function commentOnPage(
       quote,
       org,
       mensaje: stored.mensaje,
-      propuesta: stored.propuesta ? proposalText(stored.propuesta, quote) : null,
+      propuesta: stored.propuesta,
+      linea: stored.item_id ? await lineDescription(tx, quote.id, stored.item_id) : null,
       smtp: deps.mailer !== null,
     });
   });
   if (queued && deps.mailer) await sendQueuedEmail(deps.db, deps.mailer, queued);
 }
 
-/** A proposal in words for the seller's e-mail: `precio_unitario 20000 MXN`, `cantidad 3`. */
-function proposalText(propuesta: Proposal, quote: QuoteRow): string {
-  return Object.entries(propuesta)
-    .map(([name, value]) => `${name} ${value}${name === 'cantidad' ? '' : ` ${quote.moneda}`}`)
-    .join(', ');
+/** The description of the quote's line a message is about, as the seller reads it. */
+async function lineDescription(tx: Queryable, quoteId: string, itemId: string): Promise<string | null> {
+  const item = (await findQuoteItems(tx, quoteId)).find((line) => line.id === itemId);
+  return item?.descripcion ?? null;
 }
 
 /**

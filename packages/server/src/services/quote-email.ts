@@ -2,6 +2,7 @@ import { formatMoney } from '@svc/core';
 import type { Database, Queryable } from '../db/database.js';
 import { documentLocale } from '../documents/document-locale.js';
 import { type Lang, MESSAGES } from '../i18n/messages.js';
+import type { Proposal } from '../repositories/quote-messages.js';
 import type { QuoteRow } from '../repositories/quotes.js';
 import type { Mailer } from './mailer.js';
 import type { Org } from './orgs.js';
@@ -144,12 +145,35 @@ export async function deliverQueuedEmail(
 }
 
 /** The seller's notice of a client's message, in the organization's language. */
-const SELLER_NOTICE: Record<Lang, { subject: (client: string, folio: string) => string; offer: string }> = {
-  es: { subject: (client, folio) => `Nuevo mensaje de ${client} sobre ${folio}`, offer: 'Contraoferta' },
-  en: { subject: (client, folio) => `New message from ${client} about ${folio}`, offer: 'Counteroffer' },
-  pt: { subject: (client, folio) => `Nova mensagem de ${client} sobre ${folio}`, offer: 'Contraproposta' },
-  fr: { subject: (client, folio) => `Nouveau message de ${client} sur ${folio}`, offer: 'Contre-offre' },
-  de: { subject: (client, folio) => `Neue Nachricht von ${client} zu ${folio}`, offer: 'Gegenangebot' },
+const SELLER_NOTICE: Record<
+  Lang,
+  { subject: (client: string, folio: string) => string; offer: string; kinds: Record<keyof Proposal, string> }
+> = {
+  es: {
+    subject: (client, folio) => `Nuevo mensaje de ${client} sobre ${folio}`,
+    offer: 'Contraoferta',
+    kinds: { precio_unitario: 'precio unitario', cantidad: 'cantidad', total: 'total' },
+  },
+  en: {
+    subject: (client, folio) => `New message from ${client} about ${folio}`,
+    offer: 'Counteroffer',
+    kinds: { precio_unitario: 'unit price', cantidad: 'quantity', total: 'total' },
+  },
+  pt: {
+    subject: (client, folio) => `Nova mensagem de ${client} sobre ${folio}`,
+    offer: 'Contraproposta',
+    kinds: { precio_unitario: 'preço unitário', cantidad: 'quantidade', total: 'total' },
+  },
+  fr: {
+    subject: (client, folio) => `Nouveau message de ${client} sur ${folio}`,
+    offer: 'Contre-offre',
+    kinds: { precio_unitario: 'prix unitaire', cantidad: 'quantité', total: 'total' },
+  },
+  de: {
+    subject: (client, folio) => `Neue Nachricht von ${client} zu ${folio}`,
+    offer: 'Gegenangebot',
+    kinds: { precio_unitario: 'Stückpreis', cantidad: 'Menge', total: 'Gesamtbetrag' },
+  },
 };
 
 /**
@@ -160,12 +184,32 @@ const SELLER_NOTICE: Record<Lang, { subject: (client: string, folio: string) => 
  */
 export async function queueSellerNotice(
   tx: Queryable,
-  options: { quote: QuoteRow; org: Org; mensaje: string; propuesta: string | null; smtp: boolean },
+  options: {
+    quote: QuoteRow;
+    org: Org;
+    mensaje: string;
+    /** A counteroffer's proposal, and the line it is about. */
+    propuesta: Proposal | null;
+    linea: string | null;
+    smtp: boolean;
+  },
 ): Promise<QueuedEmail | null> {
   const { quote, org } = options;
   const notice = SELLER_NOTICE[org.locale as Lang] ?? SELLER_NOTICE.es;
   const subject = notice.subject(quote.cliente_nombre, quote.folio);
-  const text = `${subject}\n\n${options.mensaje}\n${options.propuesta ? `\n${notice.offer}: ${options.propuesta}\n` : ''}`;
+  // In the seller's words and formats ("precio unitario $20,000.00"), never the API's field names.
+  const locale = documentLocale(org.locale, org.country);
+  const offer = Object.entries(options.propuesta ?? {})
+    .map(([kind, value]: [string, number]) => {
+      const amount =
+        kind === 'cantidad'
+          ? new Intl.NumberFormat(locale).format(value)
+          : formatMoney(value, quote.moneda, locale);
+      return `${notice.kinds[kind as keyof Proposal]} ${amount}`;
+    })
+    .join(', ');
+  const about = options.linea ? ` (${options.linea})` : '';
+  const text = `${subject}\n\n${options.mensaje}\n${offer ? `\n${notice.offer}${about}: ${offer}\n` : ''}`;
   const { queued } = await queueEmail(tx, {
     orgId: org.id,
     mode: quote.mode,
