@@ -76,8 +76,10 @@ export function renderPdf(original: PdfView): Promise<Buffer> {
     .stroke();
   doc.y = ruleY + 12;
   doc.fillColor('#1b1f24').fontSize(10);
+  // French sets a no-break space before a colon, as the pages do (`withColon`).
+  const colon = view.lang === 'fr' ? '\u00a0:' : ':';
   for (const [label, value] of view.meta) {
-    doc.font('Helvetica-Bold').text(`${label}: `, { continued: true }).font('Helvetica').text(value);
+    doc.font('Helvetica-Bold').text(`${label}${colon} `, { continued: true }).font('Helvetica').text(value);
   }
   doc.moveDown();
   row(doc, view.headers, true);

@@ -107,6 +107,11 @@ describe('public invoice page /i/<token>', () => {
     expect(fr).toContain('<strong>Reste à payer\u00a0:</strong>');
     const de = await (await t.app.request(`/i/${inv.token}?lang=de`)).text();
     expect(de).toContain('<strong>Offener Betrag:</strong>');
+    // The PDF's labels too (read back with white space made plain).
+    const frPdf = await pdfText(await t.app.request(`/i/${inv.token}/pdf?lang=fr`));
+    expect(frPdf).toMatch(/Statut : /);
+    expect(frPdf).not.toMatch(/[a-z]: /);
+    expect(await pdfText(await t.app.request(`/i/${inv.token}/pdf?lang=de`))).toMatch(/Status: /);
   });
 
   it("has the quote page's language switch and the merchant's brand colour", async () => {
