@@ -68,6 +68,8 @@ export type Replayed = Extract<Reservation, { kind: 'replay' }>;
  */
 export function replayHeaders(found: Replayed): Record<string, string> {
   const headers: Record<string, string> = { 'Content-Type': found.type, 'Idempotent-Replayed': 'true' };
+  // A replayed event stream is still one: never cached, as the stream it repeats was not.
+  if (found.type.startsWith('text/event-stream')) headers['Cache-Control'] = 'no-cache';
   const id = storedErrorRequestId(found);
   if (id) headers['Service-Request-Id'] = id;
   return headers;

@@ -127,6 +127,7 @@ describe('POST /elements/ai-draft with the catalog drafter', () => {
     const again = await draft({ prompt: 'Necesito 3 laptops' }, key);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(again.headers.get('cache-control')).toBe('no-cache');
     expect(await again.text()).toBe(stream);
     await expectError(await draft({ prompt: 'Necesito 4 laptops' }, key), 422, 'idempotency_key_reused');
   });

@@ -203,6 +203,8 @@ describe('the review page', () => {
     expect(res.headers.get('set-cookie')).toMatch(/SameSite=Strict/i);
     const english = await openReview(body.data.review_url, '?lang=en');
     expect(english.page).toContain('Review proposed changes');
+    // Its expiry names the time zone it is given in.
+    expect(page).toMatch(/\d{1,2}:\d{2} UTC/);
   });
 
   it("shows as the origins' before every origin the mode's publishable keys allow, since all take the plan's", async () => {

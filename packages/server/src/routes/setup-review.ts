@@ -57,11 +57,12 @@ export function setupReviewRoutes(deps: AppDeps) {
           html`<tr${show(before) !== show(after) ? html` class="changed"` : ''}><th scope="row">${field}</th><td>${show(before)}</td><td>${show(after)}</td></tr>`,
       )}</tbody></table>`;
     const p = plan.propuesta;
-    const expires = new Intl.DateTimeFormat(lang, {
+    // The time is UTC's, and says so (as the quote PDF's acceptance does).
+    const expires = `${new Intl.DateTimeFormat(lang, {
       dateStyle: 'long',
       timeStyle: 'short',
       timeZone: 'UTC',
-    }).format(new Date(plan.expires_at));
+    }).format(new Date(plan.expires_at))} UTC`;
     const decided =
       outcome ??
       (plan.status === 'pending_review'
