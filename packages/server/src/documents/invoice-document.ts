@@ -10,7 +10,7 @@ import type {
 } from '../repositories/invoices.js';
 import { balanceOf } from '../services/invoice-view.js';
 import type { Org } from '../services/orgs.js';
-import { documentLocale } from './document-locale.js';
+import { documentLocale, formatDay } from './document-locale.js';
 import { shownLineAmount } from './line-amount.js';
 import type { PdfView } from './pdf-document.js';
 
@@ -26,12 +26,7 @@ export function invoiceDocument(
   const locale = documentLocale(lang, org.country);
   const money = (n: number) => formatMoney(n, invoice.moneda, locale);
   const number = (n: number) => new Intl.NumberFormat(locale).format(n);
-  const date = (iso: string | null) =>
-    iso
-      ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-          new Date(`${iso.slice(0, 10)}T00:00:00Z`),
-        )
-      : '';
+  const date = (iso: string | null) => (iso ? formatDay(iso, locale) : '');
   const state = m.states[invoice.estado as keyof typeof m.states] ?? invoice.estado;
   const meta: [string, string][] = [
     [m.billedTo, invoice.cliente_nombre],

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { type Lang, withColon } from '../i18n/messages.js';
 
 /** One line of a document's table, already formatted in the document's language. */
 export interface PdfLine {
@@ -76,10 +77,13 @@ export function renderPdf(original: PdfView): Promise<Buffer> {
     .stroke();
   doc.y = ruleY + 12;
   doc.fillColor('#1b1f24').fontSize(10);
-  // French sets a no-break space before a colon, as the pages do (`withColon`).
-  const colon = view.lang === 'fr' ? '\u00a0:' : ':';
   for (const [label, value] of view.meta) {
-    doc.font('Helvetica-Bold').text(`${label}${colon} `, { continued: true }).font('Helvetica').text(value);
+    // French sets a no-break space before the colon, as the pages do.
+    doc
+      .font('Helvetica-Bold')
+      .text(`${withColon(view.lang as Lang, label)} `, { continued: true })
+      .font('Helvetica')
+      .text(value);
   }
   doc.moveDown();
   row(doc, view.headers, true);

@@ -4,7 +4,7 @@ import { QUOTE_PAGE_MESSAGES } from '../i18n/quote-page.js';
 import { PRICES_INCLUDE_TAX } from '../i18n/tax-included.js';
 import type { QuoteItemRow, QuoteRow } from '../repositories/quotes.js';
 import type { Org } from '../services/orgs.js';
-import { documentLocale } from './document-locale.js';
+import { documentLocale, formatDay } from './document-locale.js';
 import { shownLineAmount } from './line-amount.js';
 import { type PaymentFields, planSchedule } from './payment-schedule.js';
 import type { PdfView } from './pdf-document.js';
@@ -28,10 +28,7 @@ export function quotePdfView(
   const number = (n: number) => new Intl.NumberFormat(locale).format(n);
   const meta: [string, string][] = [];
   if (quote.vigencia) {
-    const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-      new Date(`${quote.vigencia}T00:00:00Z`),
-    );
-    meta.push([m.validUntil, date]);
+    meta.push([m.validUntil, formatDay(quote.vigencia, locale)]);
   }
   if (quote.terminos_codigo) meta.push([m.terms, termLabel(quote.terminos_codigo as never, lang)]);
   const totals: [string, string][] = [[m.subtotal, money(quote.subtotal)]];

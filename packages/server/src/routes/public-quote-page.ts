@@ -1,6 +1,6 @@
 import { formatMoney, termLabel } from '@svc/core';
 import { html } from 'hono/html';
-import { documentLocale } from '../documents/document-locale.js';
+import { documentLocale, formatDay } from '../documents/document-locale.js';
 import { shownLineAmount } from '../documents/line-amount.js';
 import { type PaymentFields, planSchedule } from '../documents/payment-schedule.js';
 import { LANGS, type Lang, MESSAGES, withColon } from '../i18n/messages.js';
@@ -54,10 +54,7 @@ export function quotePage(view: QuotePageView) {
   const locale = documentLocale(lang, org.country);
   const money = (n: number) => formatMoney(n, quote.moneda, locale);
   const number = (n: number) => new Intl.NumberFormat(locale).format(n);
-  const day = (iso: string) =>
-    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-      new Date(`${iso}T00:00:00Z`),
-    );
+  const day = (iso: string) => formatDay(iso, locale);
   const moment = (iso: string) =>
     `${new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC`;
   const open = quote.status === 'sent' || quote.status === 'viewed';

@@ -189,8 +189,11 @@ export async function commentOnPage(
 
 /** The description of the quote's line a message is about, as the seller reads it. */
 async function lineDescription(tx: Queryable, quoteId: string, itemId: string): Promise<string | null> {
-  const item = (await findQuoteItems(tx, quoteId)).find((line) => line.id === itemId);
-  return item?.descripcion ?? null;
+  const [line] = await tx.query<{ descripcion: string }>(
+    'SELECT descripcion FROM quote_items WHERE id::text = $1 AND quote_id = $2',
+    [itemId, quoteId],
+  );
+  return line?.descripcion ?? null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { formatMoney } from '@svc/core';
 import type { Queryable } from '../db/database.js';
-import { documentLocale } from '../documents/document-locale.js';
+import { documentLocale, formatDay } from '../documents/document-locale.js';
 import { INVOICE_MESSAGES } from '../i18n/invoice-page.js';
 import type { Lang } from '../i18n/messages.js';
 import { findClientById } from '../repositories/clients.js';
@@ -28,11 +28,7 @@ export async function queueInvoiceEmail(
   // As the invoice's page and PDF write them: its language in the merchant's country.
   const locale = documentLocale(invoice.language, org.country);
   const money = (value: number) => formatMoney(value, invoice.moneda, locale);
-  const due = invoice.vence
-    ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-        new Date(`${invoice.vence.slice(0, 10)}T00:00:00Z`),
-      )
-    : '';
+  const due = invoice.vence ? formatDay(invoice.vence, locale) : '';
   const numero = invoice.numero ?? '';
   const subject =
     options.kind === 'invoice' ? m.emailSubject(numero, org.nombre) : m.reminderSubject(numero, org.nombre);

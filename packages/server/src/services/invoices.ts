@@ -223,14 +223,10 @@ async function createClient(
   count: number | null,
 ): Promise<ClientRecord> {
   const scope = scopeOf(auth);
-  // The count read with the invoice's inputs first; counted again only under the lock, near the limit.
-  let counted: number | null = count ?? 0;
-  const recount = async () => {
-    const known = counted;
-    counted = null;
-    return known ?? countClients(tx, scope);
-  };
-  await assertRoomFor(tx, 'clients', scope, auth.org.plan, recount);
+  // The count read with the invoice's inputs; counted again only under the lock, near the limit.
+  await assertRoomFor(tx, 'clients', scope, auth.org.plan, () => countClients(tx, scope), {
+    counted: count ?? 0,
+  });
   const client = await insertClient(tx, scope, {
     ...data,
     fiscal: (data.fiscal as Record<string, string> | undefined) ?? null,

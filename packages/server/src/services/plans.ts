@@ -36,8 +36,9 @@ const IN_FLIGHT_AT_MOST = 256;
  * of the limit the creations are serialised by a transaction-scoped advisory lock and counted again
  * under it, so concurrent creations on any number of processes never pass the limit (each counted
  * without the others' uncommitted rows, eight at once took a Free plan's 48 clients to 53). Far from
- * it nothing is locked. `always` locks in any case, for a creation that checks more under the lock
- * (a product's SKU, unique in any case).
+ * it nothing is locked. `counted`: the count the caller read already (then `count` runs only under
+ * the lock); `always` locks in any case, for a creation that checks more under the lock (a product's
+ * SKU, unique in any case).
  */
 export async function assertRoomFor(
   tx: Queryable,
@@ -45,10 +46,11 @@ export async function assertRoomFor(
   scope: { orgId: string; mode: string },
   plan: Plan,
   count: () => Promise<number>,
-  always = false,
+  options: { counted?: number; always?: boolean } = {},
 ): Promise<void> {
+  const { always = false } = options;
   const limit = PLANS[plan][resource === 'clients' ? 'maxClients' : 'maxProducts'];
-  let counted = await count();
+  let counted = options.counted ?? (await count());
   if (always || counted >= limit - IN_FLIGHT_AT_MOST) {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
       `${resource}:${scope.orgId}:${scope.mode}`,

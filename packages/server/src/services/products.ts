@@ -33,7 +33,9 @@ export async function createProduct(
   const created = await deps.db.transaction(async (tx) => {
     // Under the lock, so that two creations at once cannot both pass the limit, or both find their
     // SKU free in another case.
-    await assertRoomFor(tx, 'products', scope, auth.org.plan, () => countProducts(tx, scope), true);
+    await assertRoomFor(tx, 'products', scope, auth.org.plan, () => countProducts(tx, scope), {
+      always: true,
+    });
     // A SKU names one product in any case, as setup plans and people match it: `lap-14` is refused
     // where `LAP-14` exists, like the same SKU.
     const [clash] = await tx.query<{ sku: string }>(

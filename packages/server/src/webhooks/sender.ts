@@ -63,9 +63,8 @@ export async function sendDelivery(
       clearTimeout(deadline);
       settle(result);
     };
-    const timedOut = () => new Error(`timeout after ${options.timeoutMs} ms`);
     const deadline = setTimeout(() => {
-      resolve(done({ ok: false, status: null, excerpt: '', error: timedOut().message }));
+      resolve(done({ ok: false, status: null, excerpt: '', error: `timeout after ${options.timeoutMs} ms` }));
       request.destroy();
     }, options.timeoutMs);
     const request = client.request(
@@ -73,7 +72,6 @@ export async function sendDelivery(
       {
         method: 'POST',
         headers: { ...headers, 'Content-Length': Buffer.byteLength(body).toString() },
-        timeout: options.timeoutMs,
         lookup: ((
           _host: string,
           lookupOptions: { all?: boolean },
@@ -98,7 +96,6 @@ export async function sendDelivery(
         );
       },
     );
-    request.on('timeout', () => request.destroy(timedOut()));
     request.on('error', (error) =>
       resolve(done({ ok: false, status: null, excerpt: '', error: error.message })),
     );
