@@ -129,7 +129,7 @@ describe('two server processes on one PostgreSQL', () => {
           seed.keys.pk_live,
           {
             items: [{ descripcion: 'Diseño', cantidad: 1, precio_unitario: 9500 }],
-            cliente: { empresa: `Web ${i}` },
+            cliente: { empresa: `Web ${i}`, email: `web${i}@cliente.example` },
             cupon: 'PROMO500',
           },
           { origin: 'http://127.0.0.1:8787', 'x-forwarded-for': `198.51.100.${i + 1}` },
@@ -188,7 +188,7 @@ describe('two server processes on one PostgreSQL', () => {
         i,
         '/cotizaciones',
         seed.keys.pk_test,
-        { ...body, cliente: { empresa: `Calentar ${i}` } },
+        { ...body, cliente: { empresa: `Calentar ${i}`, email: `calentar${i}@cliente.example` } },
         {
           origin: 'http://127.0.0.1:8787',
           'x-forwarded-for': `203.0.113.${200 + i}`,

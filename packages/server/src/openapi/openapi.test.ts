@@ -285,7 +285,7 @@ describe('the declared answers', () => {
     await data('POST', '/cotizaciones', '/cotizaciones', {
       key: pk,
       headers: widget,
-      body: { cliente: { empresa: 'Desde el widget' }, items: [laptop] },
+      body: { cliente: { empresa: 'Desde el widget', email: 'web@widget.example' }, items: [laptop] },
     });
     const page = await call('GET', '/cotizaciones', '/cotizaciones?limit=2');
     await call('GET', '/cotizaciones', `/cotizaciones?cursor=${page.body.meta.next_cursor}`);

@@ -375,6 +375,24 @@ describe('POST /cotizaciones with a publishable key', () => {
     expect(data).toMatchObject({ status: 'draft', total: 51156, needs_approval: false });
   });
 
+  it('stores the catalog price, not one sent that rounds to it', async () => {
+    // 24,499.995 is the catalog's 24,500.00 to the cent, but 100,000 of them are 500 less.
+    const cantidad = 100_000;
+    const items = [{ ...laptop(cantidad), precio_unitario: 24499.995 }];
+    const preview = await asWidget('POST', '/api/v1/elements/preview', { items });
+    expect(preview.status, await preview.clone().text()).toBe(200);
+    expect(((await preview.json()) as Json).data.subtotal).toBe(24500 * cantidad);
+    const created = await asWidget('POST', '/api/v1/cotizaciones', { items, cliente });
+    expect(created.status, await created.clone().text()).toBe(200);
+    const { data } = (await created.json()) as Json;
+    expect(data.total).toBe(24500 * cantidad * 1.16);
+    const [line] = await t.db.query<{ precio_unitario: string }>(
+      'SELECT precio_unitario FROM quote_items WHERE quote_id = $1',
+      [data.id],
+    );
+    expect(Number(line!.precio_unitario)).toBe(24500);
+  });
+
   it('refuses seller-only fields, naming them, and writes nothing', async () => {
     const before = await count('quotes');
     for (const [body, field] of [
@@ -412,6 +430,58 @@ describe('POST /cotizaciones with a publishable key', () => {
         t.seed.org.id,
       ]);
       t.deps.keys.invalidate(`org:${t.seed.org.id}`);
+    }
+  });
+
+  it('requires the client fields the widget requires, as the widget does, and writes nothing', async () => {
+    const setRequired = async (fields: string[]) => {
+      await t.db.query(
+        `UPDATE orgs SET widget = jsonb_set(widget, '{required_client_fields}', $2::jsonb) WHERE id = $1`,
+        [t.seed.org.id, JSON.stringify(fields)],
+      );
+      t.deps.keys.invalidate(`org:${t.seed.org.id}`);
+    };
+    const before = { quotes: await count('quotes'), clients: await count('clients') };
+    // The seed requires an e-mail (the default): a visitor posting with the key cannot skip it.
+    const noEmail = await asWidget('POST', '/api/v1/cotizaciones', {
+      items: [laptop()],
+      cliente: { empresa: 'Sin Correo' },
+    });
+    expect((await expectError(noEmail, 400, 'invalid_request')).error).toBe(
+      'cliente.email: required by this business',
+    );
+    await setRequired(['email', 'telefono', 'rfc']);
+    try {
+      for (const [extra, field] of [
+        [{}, 'cliente.telefono'],
+        [{ telefono: '+52 55 1234 5678' }, 'cliente.fiscal.tax_id'],
+      ] as const) {
+        const res = await asWidget('POST', '/api/v1/cotizaciones', {
+          items: [laptop()],
+          cliente: { ...cliente, ...extra },
+        });
+        expect((await expectError(res, 400, 'invalid_request')).error).toBe(
+          `${field}: required by this business`,
+        );
+      }
+      expect({ quotes: await count('quotes'), clients: await count('clients') }).toEqual(before);
+      const complete = await asWidget('POST', '/api/v1/cotizaciones', {
+        items: [laptop()],
+        cliente: {
+          ...cliente,
+          telefono: '+52 55 1234 5678',
+          fiscal: { country: 'MX', tax_id: 'CWE010203AB1' },
+        },
+      });
+      expect(complete.status).toBe(200);
+      // The seller's own key is not the widget: it creates a quote for a client with a name only.
+      const seller = await t.call('POST', '/api/v1/cotizaciones', {
+        key: t.seed.keys.sk_test_write,
+        body: { items: [laptop()], cliente: { empresa: 'Solo Nombre' } },
+      });
+      expect(seller.status).toBe(200);
+    } finally {
+      await setRequired(['email']);
     }
   });
 });
@@ -582,7 +652,10 @@ describe('POST /elements/preview', () => {
     await withoutRate(async () => {
       await expectError(await asWidget('POST', '/api/v1/elements/preview', inDollars), 503, 'fx_unavailable');
       await expectError(
-        await asWidget('POST', '/api/v1/cotizaciones', { ...inDollars, cliente: { empresa: 'Sin tipo SA' } }),
+        await asWidget('POST', '/api/v1/cotizaciones', {
+          ...inDollars,
+          cliente: { empresa: 'Sin tipo SA', email: 'sintipo@cliente.example' },
+        }),
         503,
         'fx_unavailable',
       );
@@ -615,7 +688,7 @@ describe('POST /elements/preview', () => {
       await asWidget(
         'POST',
         '/api/v1/cotizaciones',
-        { items: [laptop()], cliente: { empresa: 'X' }, cupon: 'GUESS' },
+        { items: [laptop()], cliente: { empresa: 'X', email: 'x@cliente.example' }, cupon: 'GUESS' },
         ip,
       ),
       429,
@@ -640,7 +713,7 @@ describe('POST /elements/preview', () => {
       'quote creations',
       '/api/v1/cotizaciones',
       PUBLISHABLE_LIMITS.create.limit,
-      { cliente: { empresa: 'Visitante SA' } },
+      { cliente: { empresa: 'Visitante SA', email: 'visitante@cliente.example' } },
     ],
   ])(
     'limits %s per visitor address (%s: %i a minute), then 429 writing nothing',

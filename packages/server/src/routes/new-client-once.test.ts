@@ -14,6 +14,11 @@ let laptopId: string;
 beforeAll(async () => {
   t = await createTestContext();
   pk = await newPublishableKey(t, ORIGIN);
+  // A business that asks the widget's visitors for their company name only: a client found by it.
+  await t.db.query(`UPDATE orgs SET widget = widget || '{"required_client_fields": []}' WHERE id = $1`, [
+    t.seed.org.id,
+  ]);
+  t.deps.keys.invalidate(`org:${t.seed.org.id}`);
   laptopId = t.seed.products.find((p) => p.sku === 'LAP-14')!.id;
 });
 afterAll(() => t.close());

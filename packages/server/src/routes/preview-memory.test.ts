@@ -143,7 +143,11 @@ describe('the preview from memory, in the process that made a change', () => {
       const created = await t.call('POST', '/api/v1/cotizaciones', {
         key: pk,
         headers: { origin: ORIGIN, 'x-forwarded-for': nextIp() },
-        body: { items: [laptop(26000)], cupon: 'DOSVECES', cliente: { empresa: `Uso ${use}` } },
+        body: {
+          items: [laptop(26000)],
+          cupon: 'DOSVECES',
+          cliente: { empresa: `Uso ${use}`, email: `uso${use}@cliente.example` },
+        },
       });
       expect(created.status).toBe(200);
     }
@@ -187,7 +191,11 @@ describe.runIf(postgres)('the preview from memory, across processes on one Postg
     const created = await t.call('POST', '/api/v1/cotizaciones', {
       key: pk,
       headers: { origin: ORIGIN, 'x-forwarded-for': nextIp() },
-      body: { items: [laptop(27000)], cupon: 'UNAVEZ', cliente: { empresa: 'Única' } },
+      body: {
+        items: [laptop(27000)],
+        cupon: 'UNAVEZ',
+        cliente: { empresa: 'Única', email: 'unica@cliente.example' },
+      },
     });
     expect(created.status).toBe(200);
     const after = await preview({ items: [laptop(27000)], cupon: 'UNAVEZ' }, peer.app);
@@ -248,7 +256,11 @@ describe.runIf(postgres)('the preview from memory, across processes on one Postg
         'content-type': 'application/json',
         'x-forwarded-for': ip,
       },
-      body: JSON.stringify({ items: [laptop(27000)], cupon: 'BIENVENIDA10', cliente: { empresa: 'X' } }),
+      body: JSON.stringify({
+        items: [laptop(27000)],
+        cupon: 'BIENVENIDA10',
+        cliente: { empresa: 'X', email: 'x@cliente.example' },
+      }),
     });
     expect(created.status).toBe(429);
     // The other process's preview reads the counter back at its next flush.

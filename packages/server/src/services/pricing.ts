@@ -143,8 +143,11 @@ export function priceLines(
     }
     const product = products.get(item.producto_id);
     if (!product?.activo) throw invalidRequest(`${field('producto_id')}: no such product in the catalog`);
+    // A publishable key's line is priced from the catalog: a price sent differently is refused, and
+    // one that rounds to it (999.995 for 1000.00) is still stored as the catalog's.
+    let price = item.precio_unitario;
     if (caller.publishable) {
-      const price = catalogPrice(product, currency, org);
+      price = catalogPrice(product, currency, org);
       if (toMinor(item.precio_unitario, currency) !== toMinor(price, currency)) {
         throw invalidRequest(`${field('precio_unitario')}: must be the catalog price ${price} ${currency}`);
       }
@@ -159,7 +162,7 @@ export function priceLines(
       descripcion: item.descripcion,
       cantidad: item.cantidad,
       unidad: product.unidad,
-      precio_unitario: item.precio_unitario,
+      precio_unitario: price,
       precio_negociado: item.precio_negociado ?? null,
       costo_unitario: item.costo_unitario ?? product.costo ?? null,
       producto_id: product.id,

@@ -111,6 +111,7 @@ async function createQuoteClaiming(
   if (publishable) {
     refusePublishableFields(body, org);
     if (body.cliente === undefined) throw invalidRequest('cliente: required with a publishable key');
+    requireWidgetClientFields(body.cliente, org);
   }
   if (body.send && key.kind !== 'secret') throw invalidRequest('send: only secret keys can send quotes');
 
@@ -497,6 +498,23 @@ export function refusePublishableFields(body: Omit<QuoteRequest, 'cliente'>, org
         throw invalidRequest(`items[${index}].${field}: not allowed with a publishable key`);
     }
   });
+}
+
+/**
+ * 400 naming the first client field the business requires of the widget
+ * (`required_client_fields`) that the request leaves out: the widget asks for them, and a caller
+ * posting with the same publishable key must not skip them. `rfc`, `tax_id` and `fiscal` ask for
+ * the client's tax id (`cliente.fiscal.tax_id`, or the older `cliente.rfc`).
+ */
+export function requireWidgetClientFields(cliente: NonNullable<QuoteRequest['cliente']>, org: Org): void {
+  for (const name of org.widget.required_client_fields ?? ['email']) {
+    if (name === 'rfc' || name === 'tax_id' || name === 'fiscal') {
+      if (!cliente.fiscal?.tax_id && !cliente.rfc)
+        throw invalidRequest('cliente.fiscal.tax_id: required by this business');
+    } else if (name === 'email' || name === 'contacto' || name === 'telefono') {
+      if (!cliente[name]) throw invalidRequest(`cliente.${name}: required by this business`);
+    }
+  }
 }
 
 /** The reason a quote waits for internal approval, or null: a discount above the threshold. */
