@@ -161,6 +161,38 @@ describe('clients', () => {
     expect(products.map((res) => res.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(await count('products')).toBe(1);
   });
+
+  it('never passes the client limit with quotes for new clients at once, idempotent or not', async () => {
+    const { createOrg } = await import('../services/orgs.js');
+    const org = await createOrg(t.db, { nombre: 'Cotizaciones a la vez', plan: 'free' });
+    const key = (await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' }))
+      .key;
+    const count = async (table: string) =>
+      (
+        await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.id])
+      )[0]!.n;
+    await t.db.query(
+      `INSERT INTO clients (org_id, mode, empresa) SELECT $1, 'test', 'C' || g FROM generate_series(1, 47) g`,
+      [org.id],
+    );
+    const item = { descripcion: 'Servicio', cantidad: 1, precio_unitario: 100 };
+    // The first creation for a new client is read and priced afresh, the next ones from memory:
+    // both kinds, with and without an Idempotency-Key, eight at once for the last three places.
+    const create = (i: number, idempotent: boolean) =>
+      t.call('POST', '/api/v1/cotizaciones', {
+        key,
+        body: { items: [item], cliente: { empresa: `Nuevo ${i}` } },
+        headers: idempotent ? { 'Idempotency-Key': `quote-limit-${org.id}-${i}` } : {},
+      });
+    expect((await create(0, false)).status).toBe(200);
+    const quotes = await Promise.all(Array.from({ length: 8 }, (_, i) => create(i + 1, i % 2 === 0)));
+    const statuses = quotes.map((res) => res.status).sort();
+    expect(statuses).toEqual([200, 200, 402, 402, 402, 402, 402, 402]);
+    for (const res of quotes.filter((r) => r.status === 402))
+      expect(await res.json()).toMatchObject({ code: 'plan_limit_reached', resource: 'clients', limit: 50 });
+    expect(await count('clients')).toBe(50);
+    expect(await count('quotes')).toBe(3);
+  });
 });
 
 describe('products', () => {

@@ -32,6 +32,20 @@ export const isPlan = (value: string): value is Plan => Object.hasOwn(PLANS, val
 const IN_FLIGHT_AT_MOST = 256;
 
 /**
+ * The limit of `resource` a creation that counts without {@link assertRoomFor}'s lock may check
+ * (the widget's batch statement, for a client it presumes new): far enough below the plan's that
+ * the creations in flight, each counting without the others, cannot pass it. Null: no room for that.
+ */
+export function unlockedLimit(resource: 'clients' | 'products', plan: Plan): number | null {
+  const limit = PLANS[plan][resource === 'clients' ? 'maxClients' : 'maxProducts'] - IN_FLIGHT_AT_MOST;
+  return limit > 0 ? limit : null;
+}
+
+/** Whether a creation with `counted` of `resource` already must count again under the lock. */
+export const nearLimit = (resource: 'clients' | 'products', plan: Plan, counted: number): boolean =>
+  counted >= (unlockedLimit(resource, plan) ?? 0);
+
+/**
  * 402 unless the plan has room for one more `resource` in this organization and mode. Within reach
  * of the limit the creations are serialised by a transaction-scoped advisory lock and counted again
  * under it, so concurrent creations on any number of processes never pass the limit (each counted
@@ -51,7 +65,7 @@ export async function assertRoomFor(
   const { always = false } = options;
   const limit = PLANS[plan][resource === 'clients' ? 'maxClients' : 'maxProducts'];
   let counted = options.counted ?? (await count());
-  if (always || counted >= limit - IN_FLIGHT_AT_MOST) {
+  if (always || nearLimit(resource, plan, counted)) {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
       `${resource}:${scope.orgId}:${scope.mode}`,
     ]);

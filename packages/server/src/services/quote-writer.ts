@@ -128,6 +128,17 @@ export class QuoteWriter {
    * when a response is already stored under the call's key (a duplicate's, or an earlier one's).
    */
   insertIdempotent(quote: BatchedQuote, now: Date): Promise<QuoteRow | undefined> {
+    // In a transaction (one that counted the plan's clients under its lock) it is written at once.
+    if (this.#db.inTransaction()) {
+      return this.#writeInTransaction(quote, now).then(
+        (outcome) => outcome.row,
+        (error) => {
+          throw (error as { constraint?: string }).constraint === STORED_RESPONSE_KEY
+            ? new StoredMeanwhile()
+            : error;
+        },
+      );
+    }
     return this.#enqueue(quote.quote, { quote, now, fromMemory: false, idempotent: true }).then(
       (outcome) => outcome.row,
     );
@@ -217,6 +228,7 @@ export class QuoteWriter {
   async #writeInTransaction(quote: BatchedQuote, now: Date): Promise<WriteOutcome> {
     const { org_id, mode } = quote.quote;
     const outcome = (await insertQuoteBatch(this.#db, { orgId: org_id, mode }, [quote], now)).get(quote.id)!;
+    if (outcome.storedAlready) throw new StoredMeanwhile();
     return {
       row: outcome.created && storedQuote(quote.quote, outcome.created),
       counts: outcome.counts,

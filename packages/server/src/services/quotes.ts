@@ -10,6 +10,7 @@ import {
   clientEventData,
   clientKey,
   clientSqlValue,
+  countClients,
   type NewClientRow,
   newClientRow,
 } from '../repositories/clients.js';
@@ -33,7 +34,7 @@ import type { KeyWithOrg } from './key-store.js';
 import { newClientClaims } from './new-client-claims.js';
 import type { Org } from './orgs.js';
 import { requestedDiscount, setPaymentPlan } from './payments.js';
-import { PLANS, planLimitError } from './plans.js';
+import { assertRoomFor, nearLimit, PLANS, planLimitError, unlockedLimit } from './plans.js';
 import { couponCheck, couponError, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
 import { fullQuoteDetail } from './quote-detail.js';
 import { type EmailOutcome, type QueuedEmail, sendQueuedEmail } from './quote-email.js';
@@ -160,10 +161,18 @@ async function createQuoteClaiming(
     body.send || plan
       ? undefined
       : (memory.recall(scope, request) ?? memory.recallPresumingNew(scope, request));
+  // A client presumed new is created by the statement only well below the plan's client limit,
+  // which it checks without a lock (see unlockedLimit); nearer, it is counted below, under the lock.
+  const clientLimit = unlockedLimit('clients', org.plan);
   if (remembered) {
     const priced = pricedOrUndefined(remembered, pricing);
     // A client presumed new that another creation is creating now is read below, once it exists.
-    if (priced && !priced.approval && !priced.couponLimited && (!priced.newClient || claimed())) {
+    if (
+      priced &&
+      !priced.approval &&
+      !priced.couponLimited &&
+      (!priced.newClient || (clientLimit !== null && claimed()))
+    ) {
       const batched: BatchedQuote = {
         id: uuid(),
         quote: priced.quote,
@@ -176,7 +185,7 @@ async function createQuoteClaiming(
         presumedNew: priced.newClient && {
           by: clientKey(request.client) as 'email' | 'empresa',
           value: clientSqlValue(request.client),
-          limit: PLANS[org.plan].maxClients,
+          limit: clientLimit,
         },
       };
       const response = context.idempotent && storedResponse(deps, context.idempotent, batched);
@@ -226,6 +235,20 @@ async function createQuoteClaiming(
     return inserted;
   };
 
+  // Near the plan's limit a new client is counted again under the limit's lock, in the creation's
+  // transaction: counted apart from the write, creations at once would each see room for theirs.
+  const countedAgain =
+    newClient !== undefined && nearLimit('clients', org.plan, inputs.clientCount ?? 0)
+      ? () => assertRoomFor(deps.db, 'clients', scope, org.plan, () => countClients(deps.db, scope))
+      : undefined;
+  const withRoom = <T>(write: () => Promise<T>): Promise<T> =>
+    countedAgain
+      ? deps.db.transaction(async () => {
+          await countedAgain();
+          return write();
+        })
+      : write();
+
   const oneStatement = !approval && !body.send && !plan;
   if (oneStatement && context.idempotent) {
     const batched: BatchedQuote = {
@@ -237,7 +260,9 @@ async function createQuoteClaiming(
       newClient: newClient && { row: newClient, eventData: clientEventData(client) },
     };
     const response = storedResponse(deps, context.idempotent, batched);
-    const row = await quoteWriter(deps.db).insertIdempotent({ ...batched, stored: response.stored }, now);
+    const row = await withRoom(() =>
+      quoteWriter(deps.db).insertIdempotent({ ...batched, stored: response.stored }, now),
+    );
     // No row: the coupon had no use left for it (or changed since it was read).
     if (!row) throw couponError(body.cupon!, 'exhausted');
     return response.sent(row);
@@ -248,8 +273,9 @@ async function createQuoteClaiming(
   // The common case is that one statement, atomic by itself: no transaction, so the coupon and
   // folio rows it locks are free again the moment it ends, not a round trip later at COMMIT.
   const result = oneStatement
-    ? await insert()
+    ? await withRoom(insert)
     : await deps.db.transaction(async (tx) => {
+        await countedAgain?.();
         let quote = await insert();
         // The merchant's usual plan gives way to cash on a widget quote too small for it (a 100 %
         // coupon): the visitor neither chose it nor can change it. An API caller's plan is refused.
