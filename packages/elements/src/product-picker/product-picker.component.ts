@@ -184,11 +184,15 @@ export class SvcProductPicker extends LitElement {
       if (this.open) this.#pick(this.results[this.active]);
       else this.open = true;
     } else if (event.key === 'Escape' && (this.open || this.query)) {
-      // First Escape closes the list, the next one clears the search.
+      // First Escape closes the list, the next one clears the search (and the option that was
+      // active among its matches: the next ArrowDown opens the whole list with none).
       event.preventDefault();
       event.stopPropagation();
       if (this.open) this.open = false;
-      else this.query = '';
+      else {
+        this.query = '';
+        this.active = -1;
+      }
     } else if (event.key === 'Home' && this.open) {
       this.active = 0;
     } else if (event.key === 'End' && this.open) {

@@ -50,6 +50,18 @@ describe('<svc-product-picker> inside the form', () => {
     await sendKeys({ press: 'Escape' });
     await form.updateComplete;
     assert.equal(box.value, '', 'a second Escape clears the search');
+    // The option active among the search's matches is not carried to the whole list it leaves.
+    await sendKeys({ type: 'lap' });
+    await until(() => options(form).length === 2, 'two laptops again');
+    await sendKeys({ press: 'ArrowDown' });
+    await sendKeys({ press: 'Escape' });
+    await sendKeys({ press: 'Escape' });
+    await sendKeys({ press: 'ArrowDown' });
+    await until(() => box.getAttribute('aria-expanded') === 'true', 'the whole list open');
+    assert.isFalse(box.hasAttribute('aria-activedescendant'), 'no option active after clearing');
+    await sendKeys({ press: 'Enter' });
+    await form.updateComplete;
+    assert.equal($$(form, '.line').length, 1, 'Enter adds nothing more');
   });
 
   it('opens on focus with no option chosen: Enter adds nothing until the person types or moves', async () => {

@@ -732,12 +732,21 @@ export class SvcQuoteForm extends LitElement {
   /** "New quote" on the success view: the empty form, its first field focused. */
   async #startAgain(): Promise<void> {
     this.reset();
+    await this.#focusFirst();
+  }
+
+  /**
+   * Focuses the form's first field, or the error view's "Try again" when loading failed again:
+   * the button that had the focus is gone, and the focus would fall to the page's <body>.
+   */
+  async #focusFirst(): Promise<void> {
     await this.updateComplete;
     const picker = this.renderRoot.querySelector('svc-product-picker');
     await picker?.updateComplete;
     (
       this.renderRoot.querySelector<HTMLElement>('[part="draft"] textarea') ??
-      picker?.renderRoot.querySelector<HTMLElement>('input')
+      picker?.renderRoot.querySelector<HTMLElement>('input') ??
+      this.renderRoot.querySelector<HTMLElement>('button')
     )?.focus();
   }
 
@@ -781,7 +790,7 @@ export class SvcQuoteForm extends LitElement {
     if (this.phase === 'error' || !config) {
       return html`<div class="base" part="base error" role="alert" lang=${view.locale}>
         <p>${this.#describe(this.failure ?? new SvcApiError('network', ''))}</p>
-        <div><button type="button" class="primary" @click=${() => void this.#load()}>${t.retry}</button></div>
+        <div><button type="button" class="primary" @click=${() => void this.#load().then(() => this.#focusFirst())}>${t.retry}</button></div>
       </div>`;
     }
     if (this.phase === 'success' && this.created) return this.#success(view, this.created);

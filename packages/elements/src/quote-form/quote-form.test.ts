@@ -148,6 +148,34 @@ describe('<svc-quote-form>', () => {
       await ready;
     });
 
+    it('keeps the focus in the widget when "Try again" is pressed from the keyboard', async () => {
+      let down = true;
+      const original = window.fetch;
+      window.fetch = (input, init) =>
+        down ? Promise.reject(new TypeError('Failed to fetch')) : original(input, init);
+      let errors = 0;
+      const count = () => errors++;
+      document.addEventListener('svc-error', count);
+      try {
+        const form = await mount({ attrs: { locale: 'en' }, wait: 'error' });
+        const focused = () => form.shadowRoot!.activeElement?.tagName;
+        $<HTMLButtonElement>(form, '[part~="error"] button')!.focus();
+        const before = errors;
+        await sendKeys({ press: 'Enter' });
+        // Still unreachable: the focus is on the new view's "Try again", not on the page's <body>.
+        await until(() => errors > before, 'a second failure');
+        await until(() => focused() === 'BUTTON', 'focus on Try again');
+        down = false;
+        await sendKeys({ press: 'Enter' });
+        await until(
+          () => ['TEXTAREA', 'SVC-PRODUCT-PICKER'].includes(focused() ?? ''),
+          'focus on the first field',
+        );
+      } finally {
+        window.fetch = original;
+      }
+    });
+
     it('takes its language from the attribute, else the configuration', async () => {
       const fr = await mount({ attrs: { locale: 'fr' } });
       assert.include(text(fr), 'Demander un devis');
