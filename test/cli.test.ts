@@ -10,6 +10,19 @@ const catalog = JSON.parse(readFileSync(join(ROOT, 'demo/catalog.json'), 'utf8')
 const KEY = (prefix: string) => new RegExp(`^${prefix}_[0-9A-Za-z]{32}$`);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** A command that must fail: its exit code, its stdout, and what it said (with --json, the error body's `error`). */
+async function refusal(command: Promise<unknown>) {
+  const failed = (await command.then(
+    () => ({ code: 0, stdout: '', stderr: 'it succeeded' }),
+    (error) => error,
+  )) as { code: number; stdout: string; stderr: string };
+  let said = failed.stderr;
+  try {
+    said = JSON.parse(said).error;
+  } catch {}
+  return { code: failed.code, stdout: failed.stdout, said };
+}
+
 describe('svc-server CLI on PGlite (DATA_DIR)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
   const env = { DATA_DIR: dataDir };
@@ -234,6 +247,29 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
     ).rejects.toMatchObject({ code: 1, stdout: '' });
   });
 
+  it("says a plan's key limit with its code, as the API's flat error body with --json", async () => {
+    const org = JSON.parse(
+      (await cli(['orgs', 'create', '--name', 'Dos llaves', '--plan', 'free', '--json'], env)).stdout,
+    );
+    const key = ['keys', 'create', '--org', org.id, '--kind', 'secret', '--mode', 'test', '--scope', 'write'];
+    await cli(key, env);
+    await cli(key, env);
+    const refused = (await cli([...key, '--json'], env).catch((error) => error)) as Record<string, unknown>;
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(JSON.parse(refused.stderr as string)).toEqual({
+      error: 'The free plan allows 2 api keys.',
+      code: 'plan_limit_reached',
+      resource: 'api_keys',
+      limit: 2,
+      plan: 'free',
+    });
+    await expect(cli(key, env)).rejects.toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'svc-server keys: The free plan allows 2 api keys. (plan_limit_reached)\n',
+    });
+  });
+
   it('keys create and seed refuse a wildcard origin over a top-level domain or one that could never match', async () => {
     const key = [
       ...['keys', 'create', '--org', '00000000-0000-4000-8000-000000000000'],
@@ -244,11 +280,10 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
       [key, 'http://*.shop.example', 'is refused: a wildcard origin is https only'],
       [['seed', '--json'], 'https://*.com', 'is refused: a wildcard covers the subdomains of one site'],
     ] as const) {
-      const stderr = expect.stringContaining(`origin "${origin}" ${why}`);
-      await expect(cli([...args, '--origin', origin], env), origin).rejects.toMatchObject({
+      expect(await refusal(cli([...args, '--origin', origin], env)), origin).toEqual({
         code: 1,
         stdout: '',
-        stderr,
+        said: expect.stringContaining(`origin "${origin}" ${why}`),
       });
     }
   });
@@ -271,10 +306,10 @@ describe('svc-server CLI on PGlite (DATA_DIR)', () => {
       ['2001:db8::/200', 'has a prefix length that is not a whole number from 0 to 128 (IPv6)'],
       ['bogus', 'is not an IP address or CIDR range'],
     ]) {
-      await expect(create(ip!), ip).rejects.toMatchObject({
+      expect(await refusal(create(ip!)), ip).toEqual({
         code: 1,
         stdout: '',
-        stderr: expect.stringContaining(`--ip: "${ip}" ${problem}`),
+        said: expect.stringContaining(`--ip: "${ip}" ${problem}`),
       });
     }
     const created = JSON.parse((await create('198.51.100.0/24')).stdout);

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { ApiError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { PERMISSION_RESOURCES } from '../middleware/authorize.js';
 import { dayExists } from '../schemas/requests.js';
@@ -110,30 +109,25 @@ export async function keysCommand(argv: string[]): Promise<number> {
       permissions[resource] = level;
     }
   }
-  try {
-    const { key, record } = await withDatabase((db) =>
-      createApiKey(db, {
-        orgId: values.org!,
-        kind: values.kind as KeyKind,
-        mode: values.mode as KeyMode,
-        scope: values.scope as KeyScope,
-        origins,
-        ips,
-        expiresAt,
-        permissions,
-      }),
-    );
-    const out = keyJson(key, record);
-    process.stdout.write(
-      values.json
-        ? `${JSON.stringify(out)}\n`
-        : `Created ${record.mode} ${record.kind} key ${record.id} (scope ${record.scope}). It is shown only this once:\n${key}\n`,
-    );
-    return 0;
-  } catch (error) {
-    if (error instanceof ApiError) throw new Error(error.message);
-    throw error;
-  }
+  const { key, record } = await withDatabase((db) =>
+    createApiKey(db, {
+      orgId: values.org!,
+      kind: values.kind as KeyKind,
+      mode: values.mode as KeyMode,
+      scope: values.scope as KeyScope,
+      origins,
+      ips,
+      expiresAt,
+      permissions,
+    }),
+  );
+  const out = keyJson(key, record);
+  process.stdout.write(
+    values.json
+      ? `${JSON.stringify(out)}\n`
+      : `Created ${record.mode} ${record.kind} key ${record.id} (scope ${record.scope}). It is shown only this once:\n${key}\n`,
+  );
+  return 0;
 }
 
 /** A new key as `--json` prints it. */
@@ -170,17 +164,12 @@ async function rotate(argv: string[]): Promise<number> {
   if (!/^\d+$/.test(values.grace!) || grace > MAX_ROTATION_GRACE_HOURS) {
     throw new Error(`--grace must be whole hours from 0 to ${MAX_ROTATION_GRACE_HOURS}`);
   }
-  try {
-    const { key, record, previous } = await withDatabase((db) => rotateApiKey(db, id, grace));
-    const until = new Date(previous.expires_at).toISOString();
-    process.stdout.write(
-      values.json
-        ? `${JSON.stringify({ ...keyJson(key, record), replaces: { id: previous.id, expires_at: until } })}\n`
-        : `Created ${record.mode} ${record.kind} key ${record.id} (scope ${record.scope}) to replace ${previous.id}, which works until ${until}. It is shown only this once:\n${key}\n`,
-    );
-    return 0;
-  } catch (error) {
-    if (error instanceof ApiError) throw new Error(error.message);
-    throw error;
-  }
+  const { key, record, previous } = await withDatabase((db) => rotateApiKey(db, id, grace));
+  const until = new Date(previous.expires_at).toISOString();
+  process.stdout.write(
+    values.json
+      ? `${JSON.stringify({ ...keyJson(key, record), replaces: { id: previous.id, expires_at: until } })}\n`
+      : `Created ${record.mode} ${record.kind} key ${record.id} (scope ${record.scope}) to replace ${previous.id}, which works until ${until}. It is shown only this once:\n${key}\n`,
+  );
+  return 0;
 }

@@ -1,3 +1,4 @@
+import { ApiError } from '../errors.js';
 import { keysCommand } from './keys.js';
 import { mcpCommand } from './mcp.js';
 import { orgsCommand } from './orgs.js';
@@ -52,7 +53,20 @@ export async function main(argv: string[]): Promise<number> {
         return 1;
     }
   } catch (error) {
-    process.stderr.write(`svc-server ${command}: ${(error as Error).message}\n`);
+    process.stderr.write(failure(command, rest, error));
     return 1;
   }
+}
+
+/**
+ * What a failed command writes on stderr: its message, and for a refusal of the service (a plan's
+ * key limit, an origin refused) its code too; with `--json`, the API's flat error body, so a
+ * script reads `code`, `limit` and `plan` as it would from the API.
+ */
+function failure(command: string | undefined, args: string[], error: unknown): string {
+  const { message } = error as Error;
+  if (!(error instanceof ApiError)) return `svc-server ${command}: ${message}\n`;
+  if (args.includes('--json'))
+    return `${JSON.stringify({ error: message, code: error.code, ...error.extra })}\n`;
+  return `svc-server ${command}: ${message} (${error.code})\n`;
 }
