@@ -462,10 +462,12 @@ export const OPERATIONS: Operation[] = [
   {
     method: 'get',
     path: '/webhooks',
-    summary: 'Webhook endpoints of this key',
+    summary: 'Webhook endpoints of this key (oldest first; 100 a page unless `limit` says less)',
     tag: 'Webhooks',
     scope: 'read',
     data: v.array(WebhookEndpoint),
+    meta: PageMeta,
+    query: [limit(200), offset, cursor],
   },
   {
     method: 'post',

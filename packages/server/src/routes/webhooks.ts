@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { readJson } from '../http/json-body.js';
 import { parse, readNoFields } from '../http/parse.js';
-import { intParam, onlyParams } from '../http/query.js';
+import { intParam, offsetMeta, offsetPaging, onlyParams } from '../http/query.js';
 import { endpoint } from '../middleware/endpoint.js';
 import { EVENT_TYPES } from '../services/event-catalog.js';
 import type { AppDeps, AppEnv } from '../types.js';
@@ -34,6 +34,9 @@ export const webhookTestSchema = v.strictObject({
   event: v.optional(v.picklist(EVENT_TYPES, 'must be ping or an event name of the catalog'), 'ping'),
 });
 
+/** A page of `GET /webhooks` without `limit`: every endpoint a key can have (100 an organization). */
+const ENDPOINTS_PAGE = 100;
+
 /**
  * Webhook endpoints of the calling key (`/webhooks`), their health operations, the delivery log,
  * manual retries, and the test helper that fires a ping.
@@ -43,8 +46,10 @@ export function webhookRoutes(deps: AppDeps) {
   const write = endpoint(deps, { resource: 'webhooks', level: 'write' });
   return new Hono<AppEnv>()
     .get('/webhooks', read, async (c) => {
-      onlyParams(c.req.query(), []);
-      return c.json({ data: await listEndpoints(deps, c.get('auth')) });
+      const query = c.req.query();
+      const page = offsetPaging({ limit: String(ENDPOINTS_PAGE), ...query });
+      const { data, total } = await listEndpoints(deps, c.get('auth'), page);
+      return c.json({ data, meta: offsetMeta(page, total) });
     })
     .post('/webhooks', write, async (c) => {
       const body = parse(webhookCreateSchema, await readJson(c));

@@ -105,13 +105,27 @@ export async function createEndpoint(
   });
 }
 
-export async function listEndpoints(deps: AppDeps, auth: KeyWithOrg) {
-  const rows = await deps.db.query<EndpointRow>(
-    'SELECT * FROM webhook_endpoints WHERE key_id = $1 ORDER BY created_at',
-    [auth.key.id],
+/** A page of the calling key's endpoints, oldest first, and how many it has. */
+export async function listEndpoints(
+  deps: AppDeps,
+  auth: KeyWithOrg,
+  page: { limit: number; offset: number },
+) {
+  const rows = await deps.db.query<EndpointRow & { total: number }>(
+    `SELECT *, count(*) OVER ()::int AS total FROM webhook_endpoints WHERE key_id = $1
+     ORDER BY created_at, id LIMIT $2 OFFSET $3`,
+    [auth.key.id, page.limit, page.offset],
   );
-  return rows.map(endpointRecord);
+  const total = rows[0]?.total ?? (page.offset > 0 ? await countEndpoints(deps, auth) : 0);
+  return { data: rows.map(endpointRecord), total };
 }
+
+const countEndpoints = async (deps: AppDeps, auth: KeyWithOrg) =>
+  (
+    await deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE key_id = $1', [
+      auth.key.id,
+    ])
+  )[0]!.n;
 
 export async function deleteEndpoint(deps: AppDeps, auth: KeyWithOrg, id: string) {
   const endpoint = await own(deps, auth, id);

@@ -156,6 +156,33 @@ describe('webhook endpoints', () => {
     await t.call('DELETE', `/api/v1/webhooks/${data.id}`, { key: sk });
   });
 
+  it('pages the list with limit, offset and cursor, as every list, all of a key in one page by default', async () => {
+    const { key } = await createApiKey(t.db, {
+      orgId: t.seed.org.id,
+      kind: 'secret',
+      mode: 'test',
+      scope: 'write',
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push(((await (await createHook({ url: hook.url }, key)).json()) as Json).data.id);
+    const list = async (query: string) =>
+      (await (await t.call('GET', `/api/v1/webhooks${query}`, { key })).json()) as Json;
+    const all = await list('');
+    expect(all.data.map((e: Json) => e.id)).toEqual(ids);
+    expect(all.meta).toEqual({ limit: 100, offset: 0, total: 3, next_cursor: null });
+    const first = await list('?limit=2');
+    expect(first.data.map((e: Json) => e.id)).toEqual(ids.slice(0, 2));
+    expect(first.meta).toMatchObject({ limit: 2, offset: 0, total: 3 });
+    const next = await list(`?limit=2&cursor=${first.meta.next_cursor}`);
+    expect(next.data.map((e: Json) => e.id)).toEqual(ids.slice(2));
+    expect(next.meta).toMatchObject({ offset: 2, total: 3, next_cursor: null });
+    expect((await list('?offset=5')).meta).toMatchObject({ total: 3, offset: 5 });
+    for (const bad of ['?limit=0', '?limit=201', '?offset=-1', '?estado=x'])
+      await expectError(await t.call('GET', `/api/v1/webhooks${bad}`, { key }), 400, 'invalid_request');
+    for (const id of ids) await t.call('DELETE', `/api/v1/webhooks/${id}`, { key });
+  });
+
   it('keeps the URL as sent, takes ping among its events, and answers 404 for a retry of no delivery', async () => {
     const res = await createHook({ url: 'https://Hooks.Example.com', eventos: ['ping', 'quote.created'] });
     expect(res.status).toBe(200);
