@@ -20,7 +20,33 @@ export interface ReviewMessages {
   status: Record<'applied' | 'rejected' | 'expired' | 'conflict' | 'already_decided', string>;
   notFound: string;
   csrf: string;
+  yes: string;
+  no: string;
+  /** What each field of a change is called, by its key. */
+  fields: Record<ReviewField, string>;
 }
+
+/** The fields the review page's tables show, by their keys in the proposal. */
+export type ReviewField =
+  | 'nombre'
+  | 'unidad'
+  | 'precio_lista'
+  | 'moneda'
+  | 'tax_rate'
+  | 'aliases'
+  | 'tipo'
+  | 'valor'
+  | 'max_uses'
+  | 'expires_at'
+  | 'active'
+  | 'objeto'
+  | 'pasos'
+  | 'estados'
+  | 'color'
+  | 'origins'
+  | 'ai_draft'
+  | 'coupons'
+  | 'custom_items';
 
 export const REVIEW_MESSAGES: Record<Lang, ReviewMessages> = {
   es: {
@@ -50,6 +76,29 @@ export const REVIEW_MESSAGES: Record<Lang, ReviewMessages> = {
     },
     notFound: 'Propuesta no encontrada',
     csrf: 'El formulario caducó. Vuelve a cargar la página e inténtalo de nuevo.',
+    yes: 'Sí',
+    no: 'No',
+    fields: {
+      nombre: 'Nombre',
+      unidad: 'Unidad',
+      precio_lista: 'Precio de lista',
+      moneda: 'Moneda',
+      tax_rate: 'Tasa de impuesto',
+      aliases: 'Sinónimos',
+      tipo: 'Tipo',
+      valor: 'Valor',
+      max_uses: 'Usos máximos',
+      expires_at: 'Vence',
+      active: 'Activo',
+      objeto: 'Se aplica a',
+      pasos: 'Pasos',
+      estados: 'Estados',
+      color: 'Color',
+      origins: 'Sitios permitidos',
+      ai_draft: 'Describir lo que necesitas',
+      coupons: 'Cupones',
+      custom_items: 'Líneas de texto libre',
+    },
   },
   en: {
     title: 'Review proposed changes',
@@ -78,6 +127,29 @@ export const REVIEW_MESSAGES: Record<Lang, ReviewMessages> = {
     },
     notFound: 'Proposal not found',
     csrf: 'The form expired. Reload the page and try again.',
+    yes: 'Yes',
+    no: 'No',
+    fields: {
+      nombre: 'Name',
+      unidad: 'Unit',
+      precio_lista: 'List price',
+      moneda: 'Currency',
+      tax_rate: 'Tax rate',
+      aliases: 'Synonyms',
+      tipo: 'Type',
+      valor: 'Value',
+      max_uses: 'Maximum uses',
+      expires_at: 'Expires',
+      active: 'Active',
+      objeto: 'Applies to',
+      pasos: 'Steps',
+      estados: 'States',
+      color: 'Colour',
+      origins: 'Allowed sites',
+      ai_draft: 'Describe what you need',
+      coupons: 'Coupons',
+      custom_items: 'Free-text lines',
+    },
   },
   pt: {
     title: 'Revisar as alterações propostas',
@@ -106,6 +178,29 @@ export const REVIEW_MESSAGES: Record<Lang, ReviewMessages> = {
     },
     notFound: 'Proposta não encontrada',
     csrf: 'O formulário expirou. Recarregue a página e tente de novo.',
+    yes: 'Sim',
+    no: 'Não',
+    fields: {
+      nombre: 'Nome',
+      unidad: 'Unidade',
+      precio_lista: 'Preço de tabela',
+      moneda: 'Moeda',
+      tax_rate: 'Alíquota de imposto',
+      aliases: 'Sinônimos',
+      tipo: 'Tipo',
+      valor: 'Valor',
+      max_uses: 'Usos máximos',
+      expires_at: 'Vence',
+      active: 'Ativo',
+      objeto: 'Aplica-se a',
+      pasos: 'Etapas',
+      estados: 'Estados',
+      color: 'Cor',
+      origins: 'Sites permitidos',
+      ai_draft: 'Descreva o que precisa',
+      coupons: 'Cupons',
+      custom_items: 'Linhas de texto livre',
+    },
   },
   fr: {
     title: 'Vérifier les modifications proposées',
@@ -134,6 +229,29 @@ export const REVIEW_MESSAGES: Record<Lang, ReviewMessages> = {
     },
     notFound: 'Proposition introuvable',
     csrf: 'Le formulaire a expiré. Rechargez la page et réessayez.',
+    yes: 'Oui',
+    no: 'Non',
+    fields: {
+      nombre: 'Nom',
+      unidad: 'Unité',
+      precio_lista: 'Prix catalogue',
+      moneda: 'Devise',
+      tax_rate: 'Taux de taxe',
+      aliases: 'Synonymes',
+      tipo: 'Type',
+      valor: 'Valeur',
+      max_uses: 'Utilisations maximales',
+      expires_at: 'Expire',
+      active: 'Actif',
+      objeto: "S'applique à",
+      pasos: 'Étapes',
+      estados: 'États',
+      color: 'Couleur',
+      origins: 'Sites autorisés',
+      ai_draft: 'Décrivez votre besoin',
+      coupons: 'Coupons',
+      custom_items: 'Lignes en texte libre',
+    },
   },
   de: {
     title: 'Vorgeschlagene Änderungen prüfen',
@@ -162,5 +280,28 @@ export const REVIEW_MESSAGES: Record<Lang, ReviewMessages> = {
     },
     notFound: 'Vorschlag nicht gefunden',
     csrf: 'Das Formular ist abgelaufen. Laden Sie die Seite neu und versuchen Sie es erneut.',
+    yes: 'Ja',
+    no: 'Nein',
+    fields: {
+      nombre: 'Name',
+      unidad: 'Einheit',
+      precio_lista: 'Listenpreis',
+      moneda: 'Währung',
+      tax_rate: 'Steuersatz',
+      aliases: 'Synonyme',
+      tipo: 'Art',
+      valor: 'Wert',
+      max_uses: 'Höchstzahl der Nutzungen',
+      expires_at: 'Läuft ab',
+      active: 'Aktiv',
+      objeto: 'Gilt für',
+      pasos: 'Schritte',
+      estados: 'Status',
+      color: 'Farbe',
+      origins: 'Erlaubte Websites',
+      ai_draft: 'Beschreiben Sie Ihren Bedarf',
+      coupons: 'Gutscheine',
+      custom_items: 'Freitextzeilen',
+    },
   },
 };

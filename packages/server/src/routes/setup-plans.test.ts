@@ -196,13 +196,16 @@ describe('the review page', () => {
     expect(page).not.toMatch(/<script/i);
     expect(page).toContain('Revisar cambios propuestos');
     expect(page).toContain('Laptop 14&quot; (2026)');
-    expect(page).toContain('25900');
+    // Fields by their names and values as the merchant reads them: money, rates, yes and no.
+    expect(page).toMatch(/<th scope="row">Precio de lista<\/th><td>[^<]*<\/td><td>\$25,900\.00<\/td>/);
+    expect(page).not.toContain('precio_lista');
     expect(page).toMatch(/Antes.*Después/s);
     expect(cookie).toMatch(/^svc_review_csrf=/);
     expect(csrf.length).toBeGreaterThan(20);
     expect(res.headers.get('set-cookie')).toMatch(/SameSite=Strict/i);
     const english = await openReview(body.data.review_url, '?lang=en');
     expect(english.page).toContain('Review proposed changes');
+    expect(english.page).toMatch(/<th scope="row">List price<\/th><td>[^<]*<\/td><td>MX\$25,900\.00<\/td>/);
     // Its expiry names the time zone it is given in.
     expect(page).toMatch(/\d{1,2}:\d{2} UTC/);
   });
@@ -218,7 +221,7 @@ describe('the review page', () => {
     try {
       const { body } = await propose({ elements: { origins: ['https://nueva.example'] } });
       const { page } = await openReview(body.data.review_url);
-      const row = /<th scope="row">origins<\/th><td>(.*?)<\/td><td>(.*?)<\/td>/.exec(page);
+      const row = /<th scope="row">Sitios permitidos<\/th><td>(.*?)<\/td><td>(.*?)<\/td>/.exec(page);
       expect(row?.[1]).toContain('https://tienda.example');
       for (const origin of t.seed.publishable_origins) expect(row?.[1]).toContain(origin);
       expect(row?.[2]).toBe('https://nueva.example');
@@ -317,7 +320,7 @@ describe('the review page', () => {
     expect(again.page).toContain('Los cambios se aplicaron');
     expect(again.page).not.toContain('name="csrf"');
     // The page still shows what each change was: the laptop's name before it, then after.
-    const row = /<th[^>]*>nombre<\/th><td>([^<]*)<\/td><td>([^<]*)<\/td>/.exec(
+    const row = /<th[^>]*>Nombre<\/th><td>([^<]*)<\/td><td>([^<]*)<\/td>/.exec(
       again.page.slice(again.page.indexOf(existingSku)),
     );
     expect(row?.slice(1)).toEqual([laptopBefore!.nombre.replaceAll('"', '&quot;'), 'Laptop 14&quot; (2026)']);
@@ -411,8 +414,9 @@ describe('the review page', () => {
     expect(page).toContain(
       'add_comment (mensaje: &quot;Gracias por &lt;su&gt; interés&quot;) → send_reminder',
     );
-    expect(page).toMatch(/<th scope="row">estados<\/th><td>[^<]*<\/td><td>sent<\/td>/);
-    expect(page).not.toContain('<th scope="row">origins</th>');
+    expect(page).toMatch(/<th scope="row">Estados<\/th><td>[^<]*<\/td><td>sent<\/td>/);
+    expect(page).toContain('<th scope="row">Activo</th><td>—</td><td>Sí</td>');
+    expect(page).not.toContain('<th scope="row">Sitios permitidos</th>');
   });
 
   it('keeps to the plan’s product limit: 402 when proposed over it, conflict when filled since', async () => {
@@ -491,10 +495,14 @@ describe('the review page', () => {
     });
     expect(body.data?.cambios?.cupones).toEqual({ crear: 0, actualizar: 1 });
     const review = await openReview(body.data.review_url);
-    expect(review.page).toContain('<tr><th scope="row">moneda</th><td>MXN</td><td>MXN</td></tr>');
+    expect(review.page).toContain('<tr><th scope="row">Moneda</th><td>MXN</td><td>MXN</td></tr>');
     // The review shows them unchanged.
-    expect(review.page).toContain('<tr><th scope="row">tax_rate</th><td>0</td><td>0</td></tr>');
-    expect(review.page).toContain('<tr><th scope="row">max_uses</th><td>7</td><td>7</td></tr>');
+    expect(review.page).toContain('<tr><th scope="row">Tasa de impuesto</th><td>0%</td><td>0%</td></tr>');
+    expect(review.page).toContain('<tr><th scope="row">Usos máximos</th><td>7</td><td>7</td></tr>');
+    expect(review.page).toContain('<th scope="row">Valor</th><td>$50.00</td><td>$60.00</td>');
+    expect(review.page).toContain(
+      '<tr><th scope="row">Vence</th><td>1 de enero de 2099</td><td>1 de enero de 2099</td></tr>',
+    );
     expect((await decide(body.data.review_url, 'approve')).res.status).toBe(200);
     const [product] = await t.db.query<{ tax_rate: number; precio_lista: number }>(
       `SELECT tax_rate, precio_lista FROM products WHERE org_id = $1 AND sku = 'KEEP-1'`,

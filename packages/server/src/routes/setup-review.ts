@@ -1,9 +1,11 @@
+import { formatMoney } from '@svc/core';
 import { type Context, Hono } from 'hono';
 import { html } from 'hono/html';
+import { documentLocale, formatDay } from '../documents/document-locale.js';
 import { csrfGuard } from '../http/csrf.js';
 import { readForm, unreadableForm } from '../http/form-body.js';
 import { type Lang, pickLang } from '../i18n/messages.js';
-import { REVIEW_MESSAGES } from '../i18n/review-page.js';
+import { REVIEW_MESSAGES, type ReviewField } from '../i18n/review-page.js';
 import { changesElements } from '../schemas/setup-plans.js';
 import { findOrg } from '../services/orgs.js';
 import {
@@ -45,16 +47,38 @@ export function setupReviewRoutes(deps: AppDeps) {
     const lang = langOf(c, org.locale);
     const m = REVIEW_MESSAGES[lang];
     const csrf = csrfTokens.issue(c, `/setup/review/${token}`);
-    const show = (value: unknown) =>
+    // Values as the merchant reads them elsewhere: amounts in their currency, rates as percentages,
+    // dates long, yes and no, in the page's language as used in the organization's country.
+    const locale = documentLocale(lang, org.country);
+    const money = (currency: unknown) => (value: unknown) =>
+      formatMoney(Number(value), typeof currency === 'string' ? currency : org.currency, locale);
+    const percent = (value: unknown) =>
+      new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(Number(value));
+    const couponValue = (tipo: unknown, currency: unknown) =>
+      tipo === 'porcentaje' ? (value: unknown) => percent(Number(value) / 100) : money(currency);
+    const day = (value: unknown) => formatDay(String(value), locale);
+    const show = (value: unknown, format?: (value: unknown) => string) =>
       value === undefined || value === null || value === ''
         ? m.none
-        : Array.isArray(value)
-          ? value.join(', ')
-          : String(value);
-    const table = (rows: [string, unknown, unknown][]) =>
+        : typeof value === 'boolean'
+          ? value
+            ? m.yes
+            : m.no
+          : Array.isArray(value)
+            ? value.join(', ')
+            : format
+              ? format(value)
+              : String(value);
+    /** A change's rows: its field, the value before and after, and how each side is written. */
+    type Row = [field: ReviewField | string, before: unknown, after: unknown, formats?: Formats];
+    type Formats = [before?: (value: unknown) => string, after?: (value: unknown) => string];
+    const label = (field: string) => m.fields[field as ReviewField] ?? field;
+    const table = (rows: Row[]) =>
       html`<table><thead><tr><th scope="col">${m.field}</th><th scope="col">${m.before}</th><th scope="col">${m.after}</th></tr></thead><tbody>${rows.map(
-        ([field, before, after]) =>
-          html`<tr${show(before) !== show(after) ? html` class="changed"` : ''}><th scope="row">${field}</th><td>${show(before)}</td><td>${show(after)}</td></tr>`,
+        ([field, before, after, formats]: Row) => {
+          const [was, will] = [show(before, formats?.[0]), show(after, formats?.[1])];
+          return html`<tr${was !== will ? html` class="changed"` : ''}><th scope="row">${label(field)}</th><td>${was}</td><td>${will}</td></tr>`;
+        },
       )}</tbody></table>`;
     const p = plan.propuesta;
     // The time is UTC's, and says so (as the quote PDF's acceptance does).
@@ -88,9 +112,9 @@ ${(p.productos ?? []).map((prod) => {
     [
       ['nombre', before?.nombre, prod.nombre],
       ['unidad', before?.unidad, prod.unidad],
-      ['precio_lista', before?.precio_lista, prod.precio_lista],
+      ['precio_lista', before?.precio_lista, prod.precio_lista, [money(before?.moneda), money(prod.moneda)]],
       ['moneda', before?.moneda, prod.moneda],
-      ['tax_rate', before?.tax_rate, keptTaxRate(prod, before)],
+      ['tax_rate', before?.tax_rate, keptTaxRate(prod, before), [percent, percent]],
       ['aliases', before?.aliases, prod.aliases ?? before?.aliases],
     ],
   )}</section>`;
@@ -101,10 +125,15 @@ ${(p.cupones ?? []).map((coupon) => {
   return html`<section class="card"><h2>${m.coupons}: ${coupon.code}${before ? '' : html` (${m.newItem})`}</h2>${table(
     [
       ['tipo', before?.tipo, coupon.tipo],
-      ['valor', before?.valor, coupon.valor],
+      [
+        'valor',
+        before?.valor,
+        coupon.valor,
+        [couponValue(before?.tipo, before?.moneda), couponValue(coupon.tipo, kept.moneda)],
+      ],
       ['moneda', before?.moneda, kept.moneda],
       ['max_uses', before?.max_uses, kept.max_uses],
-      ['expires_at', before?.expires_at, kept.expires_at],
+      ['expires_at', before?.expires_at, kept.expires_at, [day, day]],
       ['active', before?.active, coupon.active ?? true],
     ],
   )}</section>`;
@@ -126,8 +155,8 @@ ${(p.workflows ?? []).map(
           })
           .join(' → '),
       ],
-      ...(w.estados ? [['estados', null, w.estados] as [string, unknown, unknown]] : []),
-      ['activo', null, w.activo ?? true],
+      ...(w.estados ? [['estados', null, w.estados] as Row] : []),
+      ['active', null, w.activo ?? true],
     ])}</section>`,
 )}
 ${
@@ -136,7 +165,7 @@ ${
         ['color', current.org.brand_color, p.elements.color ?? current.org.brand_color],
         ['origins', current.org.origins, p.elements.origins ?? current.org.origins],
         ...Object.entries(p.elements.features ?? {}).map(
-          ([name, value]) => [name, current.org.widget[name] ?? null, value] as [string, unknown, unknown],
+          ([name, value]) => [name, current.org.widget[name] ?? null, value] as Row,
         ),
       ])}</section>`
     : ''
