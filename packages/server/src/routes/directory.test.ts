@@ -14,6 +14,22 @@ afterAll(() => t.close());
 type Json = Record<string, any>;
 const json = async (res: Response) => (await res.json()) as Json;
 
+/** A new Free organization with `clients` clients in test mode, a test key, and a row count of its own. */
+async function freeOrgWithClients(nombre: string, clients: number) {
+  const { createOrg } = await import('../services/orgs.js');
+  const org = await createOrg(t.db, { nombre, plan: 'free' });
+  const { key } = await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' });
+  await t.db.query(
+    `INSERT INTO clients (org_id, mode, empresa) SELECT $1, 'test', 'C' || g FROM generate_series(1, $2::int) g`,
+    [org.id, clients],
+  );
+  const count = async (table: string) =>
+    (
+      await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.id])
+    )[0]!.n;
+  return { org, key, count };
+}
+
 describe('clients', () => {
   it('creates, reads, lists and updates clients, with their events', async () => {
     const created = await t.call('POST', '/api/v1/clientes', {
@@ -128,19 +144,8 @@ describe('clients', () => {
   });
 
   it('never passes the plan limit with creations at once, clients or products, nor two SKUs differing in case', async () => {
-    const { createOrg } = await import('../services/orgs.js');
-    const org = await createOrg(t.db, { nombre: 'Límites a la vez', plan: 'free' });
-    const key = (await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' }))
-      .key;
-    const count = async (table: string) =>
-      (
-        await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.id])
-      )[0]!.n;
     // Two places left; eight at once (on PostgreSQL, each on its own connection).
-    await t.db.query(
-      `INSERT INTO clients (org_id, mode, empresa) SELECT $1, 'test', 'C' || g FROM generate_series(1, 48) g`,
-      [org.id],
-    );
+    const { key, count } = await freeOrgWithClients('Límites a la vez', 48);
     const clients = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         t.call('POST', '/api/v1/clientes', { key, body: { empresa: `A la vez ${i}` } }),
@@ -163,18 +168,7 @@ describe('clients', () => {
   });
 
   it('never passes the client limit with quotes for new clients at once, idempotent or not', async () => {
-    const { createOrg } = await import('../services/orgs.js');
-    const org = await createOrg(t.db, { nombre: 'Cotizaciones a la vez', plan: 'free' });
-    const key = (await createApiKey(t.db, { orgId: org.id, kind: 'secret', mode: 'test', scope: 'write' }))
-      .key;
-    const count = async (table: string) =>
-      (
-        await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.id])
-      )[0]!.n;
-    await t.db.query(
-      `INSERT INTO clients (org_id, mode, empresa) SELECT $1, 'test', 'C' || g FROM generate_series(1, 47) g`,
-      [org.id],
-    );
+    const { key, count, org } = await freeOrgWithClients('Cotizaciones a la vez', 47);
     const item = { descripcion: 'Servicio', cantidad: 1, precio_unitario: 100 };
     // The first creation for a new client is read and priced afresh, the next ones from memory:
     // both kinds, with and without an Idempotency-Key, eight at once for the last three places.
