@@ -19,6 +19,25 @@ describe('catalog drafter', () => {
     expect(lines('drei Tastaturen')).toEqual(['KB-MX×3']);
     expect(lines('veinticinco mouse')).toEqual(['MOUSE-ERG×25']);
     expect(lines('treinta y cinco cables hdmi')).toEqual(['HDMI-2M×35']);
+    // After tens, "un"/"una" is the number's one, not another thing: 41, 21, 21, 31.
+    expect(lines('cuarenta y una cámaras')).toEqual(['CCTV-CAM×41']);
+    expect(lines('vinte e um mouses')).toEqual(['MOUSE-ERG×21']);
+    expect(lines('vingt et un claviers')).toEqual(['KB-MX×21']);
+    expect(lines('trente et une caméras')).toEqual(['CCTV-CAM×31']);
+    expect(lines('veinte laptops y un monitor')).toEqual(['LAP-14×20', 'MON-27×1']);
+    // French 70s and 90s: 60 and 80 plus 10–19.
+    expect(lines('soixante et onze claviers')).toEqual(['KB-MX×71']);
+    expect(lines('quatre-vingt-douze claviers')).toEqual(['KB-MX×92']);
+  });
+
+  it('adds up a product asked for twice with a count each time, and reads "y media" as the half it is', () => {
+    expect(lines('2 laptops para ventas y 3 laptops para diseño')).toEqual(['LAP-14×5']);
+    expect(lines('2 monitores y otros 3 monitores')).toEqual(['MON-27×5']);
+    // Named twice in one thing: not twice.
+    expect(lines('hosting y dominio por 2 años')).toEqual(['HOSTING-ANUAL×2']);
+    // The "y" of "y media" names no product ("Hosting y dominio").
+    expect(lines('consultoría de 2 horas y media')).toEqual(['CONS-HORA×2.5']);
+    expect(lines('instalación de 2 horas y media')).toEqual(['INST-HORA×2.5']);
   });
 
   it('understands dozens, pairs, halves and thousands', () => {

@@ -219,7 +219,9 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
       const earlier = mentions.find((m) => m.product === product.product);
       if (earlier) {
         // "hosting y dominio por 2 años": the same thing named twice; keep what each part says.
-        if (another) earlier.quantity = countOf(earlier) + countOf(amounts);
+        // "2 laptops para ventas y 3 laptops para diseño": asked twice, with a count each time.
+        if (another || (earlier.quantity !== undefined && amounts.quantity !== undefined && !earlier.viaFor))
+          earlier.quantity = countOf(earlier) + countOf(amounts);
         else earlier.quantity ??= amounts.quantity;
         earlier.months ??= amounts.months;
         continue;

@@ -12,7 +12,9 @@ export const STOPWORDS = new Set(
     'do da dos das no na nos nas em para com meu minha preciso gostaria ' +
     'du des le les au aux pour avec mon ma mes je voudrais besoin sil vous plait ' +
     'der die das den dem ein eine einen fur mit mein meine ich brauche bitte ' +
-    'necesito quiero quisiera cotizacion cotizar presupuesto solicito favor ocupo requiero'
+    'necesito quiero quisiera cotizacion cotizar presupuesto solicito favor ocupo requiero ' +
+    // "and" says nothing of a product: "Hosting y dominio" is not named by the "y" of "2 horas y media".
+    'y e and et und'
   ).split(' '),
 );
 

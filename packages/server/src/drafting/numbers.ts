@@ -290,9 +290,17 @@ export function addsHalf(tokens: string[], i: number): boolean {
   return !next || !isNumberWord(next);
 }
 
+/** Whether `token` is a word for whole tens, 20 to 90 ("cuarenta", "vingt", "thirty"). */
+export function isTens(token: string): boolean {
+  const value = unitValue(token);
+  return value !== undefined && value >= 20 && value < 100 && value % 10 === 0;
+}
+
 /** Whether `unit` fills an empty place of `value`: "veinte" + "cinco", "mil" + "doscientos". */
 function addable(value: number, unit: number): boolean {
   if (value < 20 || unit <= 0) return false;
+  // French counts 70–79 and 90–99 as 60 and 80 plus 10–19: "soixante et onze", "quatre-vingt-douze".
+  if ((value % 100 === 60 || value % 100 === 80) && unit >= 10 && unit < 20) return true;
   for (const place of [1000, 100, 10]) if (value % place === 0 && unit < place) return true;
   return false;
 }

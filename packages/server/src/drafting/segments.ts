@@ -4,9 +4,18 @@ import { type CatalogIndex, STOPWORDS } from './catalog-index.js';
 import { DURATION_LEAD, isDurationAt, PERIODS, readDuration } from './durations.js';
 import { isNegated, negates } from './negations.js';
 import { MINUS } from './notation.js';
-import { ARTICLES, addsHalf, digitValue, HALF, halfAfter, isNumberWord, readQuantity } from './numbers.js';
+import {
+  ARTICLES,
+  addsHalf,
+  digitValue,
+  HALF,
+  halfAfter,
+  isNumberWord,
+  isTens,
+  readQuantity,
+} from './numbers.js';
 import { PACK_WORDS } from './packs.js';
-import { COUNT_WORDS, EACH, FOR, JOINERS, WITH } from './words.js';
+import { COUNT_WORDS, EACH, FOR, JOINERS, OTHER, WITH } from './words.js';
 
 /** One thing asked for: its tokens, whether it is negated, and the word that joined it. */
 export interface Segment {
@@ -33,12 +42,13 @@ export function split(tokens: string[], index: CatalogIndex): Segment[] {
       // "veinte y cinco" is one number, not two things.
       const before = tokens[i - 1];
       const after = tokens[i + 1];
+      // "cuarenta y una", "vingt et un", "vinte e um": after tens, an article is their one.
       const oneNumber =
         before &&
         after &&
         isNumberWord(before) &&
         isNumberWord(after) &&
-        !ARTICLES.has(after) &&
+        (!ARTICLES.has(after) || isTens(before)) &&
         // "2 y 3 monitores" are two counts: only words make one number.
         digitValue(before) === undefined &&
         digitValue(after) === undefined;
@@ -51,10 +61,11 @@ export function split(tokens: string[], index: CatalogIndex): Segment[] {
         continue;
       }
     }
+    // "y otros 3 monitores": "otros" names nothing, so the number is still its part's.
     const startsQuantity =
       (digitValue(token) !== undefined || token === MINUS) &&
       tokens[i - 1] !== MINUS &&
-      current.some((t) => !STOPWORDS.has(t) && !isNumberWord(t));
+      current.some((t) => !STOPWORDS.has(t) && !isNumberWord(t) && !OTHER.has(t));
     const startsNegation =
       negates(index, tokens, i) && current.some((t) => !STOPWORDS.has(t) && !isNumberWord(t));
     // "antivirus para 5 equipos": a number after "for" belongs to the thing before it.
