@@ -40,6 +40,14 @@ describe('catalog drafter', () => {
     expect(lines('instalación de 2 horas y media')).toEqual(['INST-HORA×2.5']);
   });
 
+  it('never reads a price as a quantity, and keeps a count written with "x" to its thing', () => {
+    expect(lines('LAP-14 x 2 precio 100')).toEqual(['LAP-14×2']);
+    expect(lines('3 monitores, precio unitario 5000')).toEqual(['MON-27×3']);
+    expect(lines('Preis 50 für 4 Tastaturen')).toEqual(['KB-MX×4']);
+    expect(lines('monitor x 2 para la oficina')).toEqual(['MON-27×2']);
+    expect(lines('laptop x 2 y monitor x 3')).toEqual(['LAP-14×2', 'MON-27×3']);
+  });
+
   it('understands dozens, pairs, halves and thousands', () => {
     expect(lines('a dozen monitors')).toEqual(['MON-27×12']);
     expect(lines('media docena de monitores')).toEqual(['MON-27×6']);

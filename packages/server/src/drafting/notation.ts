@@ -15,6 +15,10 @@ export const MONEY = 'zmoneyq';
 const MONEY_AMOUNT =
   /(?:[$€£]\s?\d[\d.,]*(?:[\s\u00a0]\d{3})*|\b\d[\d.,]*(?:[\s\u00a0]\d{3})*\s?(?:pesos|peso|d[oó]lares|dollars?|usd|mxn|eur|euros?|reais|real|brl|€|\$))(?![\p{L}\p{N}])/giu;
 
+/** A number said to be a price ("precio 100", "price: 300", "Preis 50"): a sum of money too. */
+const PRICE_AMOUNT =
+  /(?<![\p{L}\p{N}])(?:precio|price|preço|preco|prix|preis|costo|coste|cost|custo)(?:\s+(?:unitario|unitaire|unit|de|of|du|von))?\s*:?\s*\d[\d.,]*(?![\p{L}\p{N}])/giu;
+
 /** The token put before a number written with a minus sign ("-3 monitores"). */
 export const MINUS = 'zminusq';
 
@@ -24,7 +28,8 @@ export const MINUS = 'zminusq';
  *   followed by groups of exactly three digits groups thousands, never a decimal point;
  * - `2,5` (a comma and one or two digits) is the decimal 2.5;
  * - `-3` is marked negative, so it is refused rather than read as 3;
- * - a sum of money ("100.000 pesos", "$5,000") becomes one token that is never a quantity;
+ * - a sum of money ("100.000 pesos", "$5,000", "precio 100") becomes one token that is never a
+ *   quantity;
  * - a SKU of the catalog (`LAP-14`, `lap14`, `LAP 14`) becomes one token naming that product,
  *   so its digits are never read as a quantity.
  */
@@ -32,6 +37,7 @@ export function prepareNotation(prompt: string, codes: SkuCodes): string {
   const text = prompt
     // A sum of money is a budget, never a quantity: "100.000 pesos", "$5,000", "500 €".
     .replace(MONEY_AMOUNT, ` ${MONEY} `)
+    .replace(PRICE_AMOUNT, ` ${MONEY} `)
     .replace(
       /(?<![\d.,])(\d{1,3})((?:([.,\u00a0\u202f ])\d{3})(?:\3\d{3})*)(?![\d]|[.,]\d)/g,
       (_m, head, rest) => `${head}${rest.replace(/[.,\u00a0\u202f ]/g, '')}`,

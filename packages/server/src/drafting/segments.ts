@@ -15,7 +15,7 @@ import {
   readQuantity,
 } from './numbers.js';
 import { PACK_WORDS } from './packs.js';
-import { COUNT_WORDS, EACH, FOR, JOINERS, OTHER, WITH } from './words.js';
+import { COUNT_WORDS, EACH, FOR, JOINERS, OTHER, TIMES, WITH } from './words.js';
 
 /** One thing asked for: its tokens, whether it is negated, and the word that joined it. */
 export interface Segment {
@@ -68,12 +68,14 @@ export function split(tokens: string[], index: CatalogIndex): Segment[] {
       current.some((t) => !STOPWORDS.has(t) && !isNumberWord(t) && !OTHER.has(t));
     const startsNegation =
       negates(index, tokens, i) && current.some((t) => !STOPWORDS.has(t) && !isNumberWord(t));
-    // "antivirus para 5 equipos": a number after "for" belongs to the thing before it.
+    // "antivirus para 5 equipos": a number after "for" belongs to the thing before it, and so
+    // does one after "x" ("LAP-14 x 2 para ventas").
     if (
       startsQuantity &&
       !isDurationAt(tokens, i) &&
       !DURATION_LEAD.has(tokens[i - 1] ?? '') &&
-      !FOR.has(tokens[i - 1] ?? '')
+      !FOR.has(tokens[i - 1] ?? '') &&
+      !TIMES.has(tokens[i - 1] ?? '')
     ) {
       push();
     }

@@ -66,7 +66,14 @@ export function tokenize(text: string): string[] {
       out.push(times[1] ?? times[2]!);
       continue;
     }
-    if (word === 'x' && (/^\d/.test(next ?? '') || /^\d+$/.test(out[out.length - 1] ?? ''))) continue;
+    // "2 x laptops": the sign goes; "monitor x 2 para diseño": it stays, so the count after it is
+    // read as the thing's before it rather than starting another thing.
+    const after = /^\d/.test(next ?? '');
+    if (word === 'x' && after && !/^\d+$/.test(out[out.length - 1] ?? '') && out.length > 0) {
+      out.push('x');
+      continue;
+    }
+    if (word === 'x' && (after || /^\d+$/.test(out[out.length - 1] ?? ''))) continue;
     const glued = /^(\d+(?:\.\d+)?)([a-z]+)$/.exec(word);
     if (glued && ATTRIBUTE_UNITS.get(glued[2]!)) {
       out.push(`${glued[1]}${ATTRIBUTE_UNITS.get(glued[2]!)}`);
