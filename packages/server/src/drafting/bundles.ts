@@ -25,15 +25,19 @@ const SEATS = new Set(
 
 /**
  * The seats of a bundle in one part of the request ("4 puestos", "6 people", "5 new hires"),
- * when the request also says "each" (cada, each, chacun, jeder…) somewhere: how many, and where
- * the count and its noun are (`start`, `length`), so they are not read as a quantity of a product
- * in the same part ("5 new hires need a laptop"). Undefined when there is none.
+ * when the request also says "each" (cada, each, chacun, jeder…) somewhere, or the part ends with
+ * them and the next one says what they come with (`withNext`: "10 usuarios con correo y
+ * antivirus"): how many, and where the count and its noun are (`start`, `length`), so they are
+ * not read as a quantity of a product in the same part ("5 new hires need a laptop"). Undefined
+ * when there is none.
  */
 export function seatCount(
   tokens: string[],
   wholeRequest: string[],
+  withNext = false,
 ): { seats: number; start: number; length: number } | undefined {
-  if (!wholeRequest.some((t) => EACH.has(t))) return undefined;
+  const each = wholeRequest.some((t) => EACH.has(t));
+  if (!each && !withNext) return undefined;
   for (let i = 0; i < tokens.length; i++) {
     const read = readQuantity(tokens, i);
     if (!read || read.length === 0) continue;
@@ -42,7 +46,8 @@ export function seatCount(
     // "5 new hires", "4 nuevos empleados": one word may come between.
     for (const gap of [0, 1]) {
       const noun = tokens[i + read.length + gap];
-      if (noun && SEATS.has(noun) && read.value >= 1 && Number.isInteger(read.value))
+      const last = i + read.length + gap === tokens.length - 1;
+      if (noun && SEATS.has(noun) && read.value >= 1 && Number.isInteger(read.value) && (each || last))
         return { seats: read.value, start: i, length: read.length + gap + 1 };
     }
     i += read.length - 1;

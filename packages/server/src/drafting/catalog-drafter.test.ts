@@ -40,6 +40,14 @@ describe('catalog drafter', () => {
     expect(lines('instalación de 2 horas y media')).toEqual(['INST-HORA×2.5']);
   });
 
+  it('reads people or places followed by what they come with as a bundle, without an "each"', () => {
+    expect(lines('10 usuarios con correo corporativo y antivirus')).toEqual(['M365-BASIC×10', 'AV-ANUAL×10']);
+    expect(lines('5 employees with a laptop and a mouse')).toEqual(['LAP-14×5', 'MOUSE-ERG×5']);
+    expect(lines('2 oficinas con un access point')).toEqual(['AP-WIFI6×2']);
+    // Things with things are not seats: the docking is one.
+    expect(lines('3 laptops con docking')).toEqual(['LAP-14×3', 'DOCK-USB×1']);
+  });
+
   it('never reads a price as a quantity, and keeps a count written with "x" to its thing', () => {
     expect(lines('LAP-14 x 2 precio 100')).toEqual(['LAP-14×2']);
     expect(lines('3 monitores, precio unitario 5000')).toEqual(['MON-27×3']);

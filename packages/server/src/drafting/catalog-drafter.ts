@@ -162,7 +162,8 @@ export function draftRequest(prompt: string, catalog: CatalogProduct[]): DraftOu
     )
       bundle.end = position;
     if (!segment.negated && !bundle) {
-      const seats = seatCount(tokens, allTokens);
+      const next = segments[position + 1]?.joiner;
+      const seats = seatCount(tokens, allTokens, next !== undefined && WITH.has(next));
       if (seats !== undefined) {
         // Things named with the seats ("5 new hires need a laptop") are part of the bundle.
         const eachBefore =
