@@ -1041,6 +1041,27 @@ describe('the CFDI of a Mexican invoice (Anexo 20)', () => {
     expectCreditNote(await noteXml(mixed.id), 1666.67);
   });
 
+  it('declares a line with nothing left to tax as no object of tax (Anexo 20 wants a Base above 0)', async () => {
+    const taxed = { descripcion: 'Servicio', cantidad: 1, precio_unitario: 100, tax_rate: 0.16 };
+    const free = { descripcion: 'Cortesía', cantidad: 1, precio_unitario: 0, tax_rate: 0.16 };
+    const mixed = await invoiceXml(await issued({ cliente, items: [taxed, free] }));
+    const [paid, gift] = list(mixed['cfdi:Conceptos']['cfdi:Concepto']) as Json[];
+    expect(paid).toMatchObject({ ObjetoImp: '02', Importe: '100.00' });
+    expect(gift).toMatchObject({ ObjetoImp: '01', Importe: '0.00' });
+    expect(gift!['cfdi:Impuestos']).toBeUndefined();
+    expect(mixed['cfdi:Impuestos']).toMatchObject({ TotalImpuestosTrasladados: '16.00' });
+    expect(list(mixed['cfdi:Impuestos']['cfdi:Traslados']['cfdi:Traslado'])).toEqual([
+      { Base: '100.00', Impuesto: '002', TipoFactor: 'Tasa', TasaOCuota: '0.160000', Importe: '16.00' },
+    ]);
+    // Every line discounted to nothing: no Impuestos at all, and a total of 0.
+    const whole = await invoiceXml(
+      await issued({ cliente, items: [taxed], descuento: { tipo: 'porcentaje', valor: 100 } }),
+    );
+    expect(whole).toMatchObject({ SubTotal: '100.00', Descuento: '100.00', Total: '0.00' });
+    expect(whole['cfdi:Conceptos']['cfdi:Concepto']).toMatchObject({ ObjetoImp: '01', Descuento: '100.00' });
+    expect(whole['cfdi:Impuestos']).toBeUndefined();
+  });
+
   it('stamps a client abroad as the generic foreign receiver and the public at large as the SAT says', async () => {
     const abroad = await issued({
       cliente: {

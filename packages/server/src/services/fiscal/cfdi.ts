@@ -4,6 +4,8 @@ import { memoize } from '../../memo.js';
 import { alpha3 } from './countries.js';
 import type { StampRequest } from './provider.js';
 
+/** Whether a concept's base (its amount less its discount) is above 0 at the cent: only then is it taxed. */
+export const hasTaxBase = (base: number): boolean => Math.round(base * 100) > 0;
 /** The SAT's generic RFC for the public at large: a receiver without a tax id. */
 export const PUBLIC_RFC = 'XAXX010101000';
 /** The SAT's generic RFC for a receiver abroad (with `ResidenciaFiscal` and `NumRegIdTrib`). */
@@ -263,6 +265,12 @@ export function buildCfdi(request: StampRequest, stamp: Stamp): string {
     traslado: { base: number; rate: number; tax: number },
   ) => {
     const r = rate(traslado.rate);
+    // A line with nothing left to tax (a 100 % discount, a free line) is "no objeto de impuesto":
+    // Anexo 20 wants a Traslado's Base above 0, so a Base="0.00" is refused by every stamping service.
+    if (!hasTaxBase(traslado.base)) {
+      conceptos.ele('cfdi:Concepto', xmlAttributes({ ...attributes, ObjetoImp: '01' }));
+      return;
+    }
     conceptos
       .ele('cfdi:Concepto', xmlAttributes(attributes))
       .ele('cfdi:Impuestos')
@@ -318,11 +326,15 @@ export function buildCfdi(request: StampRequest, stamp: Stamp): string {
       currency,
     );
   const totalTax = sum([...byRate.values()].map((group) => group.tax));
-  const traslados = comprobante
-    .ele('cfdi:Impuestos', { TotalImpuestosTrasladados: money(totalTax) })
-    .ele('cfdi:Traslados');
+  // No line with a tax base: no Impuestos at all (it would need a Traslado).
+  const traslados =
+    byRate.size > 0
+      ? comprobante
+          .ele('cfdi:Impuestos', { TotalImpuestosTrasladados: money(totalTax) })
+          .ele('cfdi:Traslados')
+      : undefined;
   for (const [r, group] of byRate) {
-    traslados.ele('cfdi:Traslado', {
+    traslados?.ele('cfdi:Traslado', {
       Base: money(group.base),
       Impuesto: '002',
       TipoFactor: 'Tasa',

@@ -250,6 +250,15 @@ describe('the Facturama document and the sandbox XML declare the same CFDI', () 
     ] as Json;
   const list = (value: Json | Json[]) => ([] as Json[]).concat(value);
 
+  it('sends a line with nothing left to tax as no object of tax, as the sandbox CFDI declares it', () => {
+    const invoice = request([item(100, 0.16), item(0, 0.16), item(50, 0.16, { descuento: 50, impuesto: 0 })]);
+    const sent = facturamaCfdi(invoice);
+    const concepts = list(xmlOf(invoice)['cfdi:Conceptos']['cfdi:Concepto']);
+    expect(sent.Items.map((i: Json) => i.TaxObject)).toEqual(['02', '01', '01']);
+    expect(concepts.map((c) => c.ObjetoImp)).toEqual(['02', '01', '01']);
+    expect(sent.Items.map((i: Json) => i.Taxes?.length ?? 0)).toEqual([1, 0, 0]);
+  });
+
   it('splits a credit note over the invoice rates, at catalog rates, in both', () => {
     for (const [items, monto] of [
       [[item(10.03, 0.16, { impuesto: 1.6 })], 5],

@@ -4,6 +4,7 @@ import {
   creditNoteParts,
   emisorOf,
   formaPagoOf,
+  hasTaxBase,
   QUANTITY_DECIMALS,
   receptorOf,
 } from './cfdi.js';
@@ -118,8 +119,10 @@ export function facturamaCfdi(request: StampRequest) {
           UnitPrice: round(item.cantidad ? item.importe / item.cantidad : 0),
           Subtotal: round(item.importe),
           Discount: item.descuento > 0 ? round(item.descuento) : undefined,
-          TaxObject: '02',
-          Taxes: [tax(item.tax_rate, item.importe - item.descuento, item.impuesto)],
+          // Nothing left to tax: "no objeto de impuesto", as the CFDI the sandbox builds.
+          ...(hasTaxBase(item.importe - item.descuento)
+            ? { TaxObject: '02', Taxes: [tax(item.tax_rate, item.importe - item.descuento, item.impuesto)] }
+            : { TaxObject: '01' }),
           Total: round(item.importe - item.descuento + item.impuesto),
         }));
   return {
