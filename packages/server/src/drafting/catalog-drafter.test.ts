@@ -48,6 +48,10 @@ describe('catalog drafter', () => {
     expect(lines('3 laptops con docking')).toEqual(['LAP-14×3', 'DOCK-USB×1']);
   });
 
+  it('reads a German compound whose first part has two letters by its last part', () => {
+    expect(lines('IT-Support für drei Monate')).toEqual(['SOPORTE-MES×3']);
+  });
+
   it('never reads a price as a quantity, and keeps a count written with "x" to its thing', () => {
     expect(lines('LAP-14 x 2 precio 100')).toEqual(['LAP-14×2']);
     expect(lines('3 monitores, precio unitario 5000')).toEqual(['MON-27×3']);

@@ -51,9 +51,9 @@ export function alternatives(word: string): string[] {
     const found = SYNONYMS.get(stem);
     if (found) return [...new Set([word, stem, ...found])];
   }
-  // German compounds name the thing last: "netzwerkkabel" is a "kabel".
+  // German compounds name the thing last: "netzwerkkabel" is a "kabel", "IT-Support" a "support".
   for (const stem of stems) {
-    for (let cut = 3; stem.length - cut >= 4; cut++) {
+    for (let cut = 2; stem.length - cut >= 4; cut++) {
       const found = SYNONYMS.get(stem.slice(cut));
       if (found) return [...new Set([word, stem.slice(cut), ...found])];
     }
