@@ -15,7 +15,14 @@ export interface Mailer {
 /** A mailer over `SMTP_URL` (smtp://user:pass@host:port), or null without one. */
 export function createMailer(smtpUrl: string | undefined, from = 'cotizaciones@svc.local'): Mailer | null {
   if (!smtpUrl) return null;
-  const transport = nodemailer.createTransport(smtpUrl);
+  // Bounded, unlike nodemailer's defaults (10 minutes of silence): an e-mail's claim in the outbox
+  // must outlast its exchange (quote-email.ts), and a request under an Idempotency-Key waits for it.
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
   return {
     async send(mail) {
       await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });

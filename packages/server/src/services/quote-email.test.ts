@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../testing/assertions.js';
 import { createTestContext, type TestContext } from '../testing/harness.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { runHousekeeping } from './scheduler.js';
 
 /** A tiny real SMTP server on 127.0.0.1 that keeps what it receives. */
 async function smtpServer() {
@@ -159,5 +160,48 @@ describe('e-mail on sending', () => {
     const again = await t.call('POST', '/api/v1/cotizaciones', request);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(smtp.messages.length).toBe(before + 1);
+  });
+
+  it('sends an e-mail its process never sent (it died after the commit) once, from housekeeping', async () => {
+    const org = t.seed.org.id;
+    const outbox = async (created: string, claimed: string | null) =>
+      (
+        await t.db.query<{ id: string }>(
+          `INSERT INTO email_outbox (org_id, mode, to_email, subject, body, status, created_at, claimed_at)
+           VALUES ($1, 'live', $2, 'Varada', 'Texto', 'pending', now() - $3::interval, now() - $4::interval)
+           RETURNING id`,
+          [org, `varada-${created.replace(/\W/g, '')}@cliente.example`, created, claimed],
+        )
+      )[0]!.id;
+    // Died before sending (never claimed), and died during the SMTP exchange (claimed 10 minutes ago).
+    const unclaimed = await outbox('2 minutes', null);
+    const stale = await outbox('15 minutes', '10 minutes');
+    // Still its own process's: written 10 seconds ago, or claimed a minute ago (being sent now).
+    const fresh = await outbox('10 seconds', null);
+    const sending = await outbox('3 minutes', '1 minute');
+    const before = smtp.messages.length;
+    const statuses = async () =>
+      Object.fromEntries(
+        (
+          await t.db.query<{ id: string; status: string }>(
+            'SELECT id, status FROM email_outbox WHERE id = ANY($1::uuid[])',
+            [[unclaimed, stale, fresh, sending]],
+          )
+        ).map((row) => [row.id, row.status]),
+      );
+    // Two processes' housekeeping at once: each e-mail goes out once.
+    await Promise.all([
+      runHousekeeping(t.db, t.deps.logger, t.deps.now, t.deps),
+      runHousekeeping(t.db, t.deps.logger, t.deps.now, t.deps),
+    ]);
+    expect(smtp.messages.length - before).toBe(2);
+    expect(await statuses()).toEqual({
+      [unclaimed]: 'sent',
+      [stale]: 'sent',
+      [fresh]: 'pending',
+      [sending]: 'pending',
+    });
+    await runHousekeeping(t.db, t.deps.logger, t.deps.now, t.deps);
+    expect(smtp.messages.length - before).toBe(2);
   });
 });

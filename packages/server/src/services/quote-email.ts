@@ -123,12 +123,68 @@ export async function sendQueuedEmail(
   return { sent: false, queued: true };
 }
 
-/** Sends a queued e-mail after commit and records the result in the outbox. */
+/**
+ * How long a claim on an outbox e-mail holds: far longer than an SMTP exchange can take (the
+ * mailer's timeouts), so a claimed e-mail is never sent twice, and short enough that one whose
+ * process died mid-send goes out within minutes.
+ */
+const CLAIM_MINUTES = 5;
+/** How old an unclaimed pending e-mail must be before housekeeping sends it: its own process had time to. */
+const STRANDED_AFTER_SECONDS = 60;
+
+/**
+ * Sends a queued e-mail after commit and records the result in the outbox. It claims the row
+ * first: an e-mail that housekeeping is sending already ({@link sendStrandedEmails}) is left to it.
+ */
 export async function deliverQueuedEmail(
   db: Database,
   mailer: Mailer,
   email: QueuedEmail,
 ): Promise<EmailOutcome> {
+  const [claimed] = await db.query(
+    `UPDATE email_outbox SET claimed_at = now()
+     WHERE id = $1 AND status = 'pending'
+       AND (claimed_at IS NULL OR claimed_at < now() - make_interval(mins => ${CLAIM_MINUTES}))
+     RETURNING id`,
+    [email.outboxId],
+  );
+  if (!claimed) return { sent: false, queued: true };
+  return sendClaimed(db, mailer, email);
+}
+
+/**
+ * Sends the pending e-mails whose process wrote them and never sent them (it died between the
+ * commit and the SMTP exchange, or during it): unclaimed for a minute, or claimed longer ago than
+ * a claim holds. Each is claimed first, so processes running this at once send each once.
+ * Returns how many went out.
+ */
+export async function sendStrandedEmails(db: Database, mailer: Mailer, limit = 50): Promise<number> {
+  const stranded = await db.query<{ id: string; to_email: string; subject: string; body: string }>(
+    `UPDATE email_outbox SET claimed_at = now()
+     WHERE id IN (
+       SELECT id FROM email_outbox
+       WHERE status = 'pending' AND to_email IS NOT NULL
+         AND created_at < now() - make_interval(secs => ${STRANDED_AFTER_SECONDS})
+         AND (claimed_at IS NULL OR claimed_at < now() - make_interval(mins => ${CLAIM_MINUTES}))
+       ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+     RETURNING id, to_email, subject, body`,
+    [limit],
+  );
+  let sent = 0;
+  for (const row of stranded) {
+    const outcome = await sendClaimed(db, mailer, {
+      outboxId: row.id,
+      to: row.to_email,
+      subject: row.subject,
+      text: row.body,
+    });
+    if (outcome.sent) sent++;
+  }
+  return sent;
+}
+
+/** The SMTP exchange of an e-mail this process claimed, and its result in the outbox. */
+async function sendClaimed(db: Database, mailer: Mailer, email: QueuedEmail): Promise<EmailOutcome> {
   try {
     await mailer.send({ to: email.to, subject: email.subject, text: email.text });
     await db.query(`UPDATE email_outbox SET status = 'sent', sent_at = now() WHERE id = $1`, [

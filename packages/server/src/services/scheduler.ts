@@ -6,10 +6,11 @@ import type { AppDeps } from '../types.js';
 import { fireOverdueInvoices } from './invoices.js';
 import { breakDuePromises } from './promises.js';
 import { expireDueQuotes } from './quote-actions.js';
+import { sendStrandedEmails } from './quote-email.js';
 
 /**
  * One round of housekeeping: expires quotes past their validity, breaks promises to pay past their
- * date, and drops rate-limit windows that
+ * date, sends the e-mails a process that died left in the outbox, and drops rate-limit windows that
  * have ended, idempotency keys past their 24 hours, and old delivery records. Safe to run on
  * several processes at once.
  */
@@ -27,6 +28,10 @@ export async function runHousekeeping(
   }
   const broken = await breakDuePromises(db, now());
   if (broken > 0) logger.info('promises broken', { count: broken });
+  if (app?.mailer) {
+    const resent = await sendStrandedEmails(db, app.mailer);
+    if (resent > 0) logger.info('stranded e-mails sent', { count: resent });
+  }
   // Only windows that have ended: the longest (failed coupon codes) lasts ten minutes.
   await db.query('DELETE FROM rate_counters WHERE window_start < $1', [
     now().getTime() - LONGEST_RATE_WINDOW_MS,
