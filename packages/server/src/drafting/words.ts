@@ -14,8 +14,8 @@ export const EACH = set(
   'cada each chaque chacun chacune jede jeden jedes jeder jeweils per pro todos todas everyone',
 );
 export const FOR = set('para for pour fur per pra');
-/** "LAP-14 x 2": the number after it is the count of the thing before. */
-export const TIMES = set('x ×');
+/** "LAP-14 x 2" (text.ts writes × as x): the number after it is the count of the thing before. */
+export const TIMES = set('x');
 /** "con docking", "with monitors": things that come with the ones before. */
 export const WITH = set('con with com avec mit');
 /** "y otro para la bodega": one more of the thing before. */

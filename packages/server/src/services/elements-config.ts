@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import { sha256 } from '../ids.js';
 import { listProducts } from '../repositories/products.js';
 import type { KeyStore, KeyWithOrg } from './key-store.js';
+import { requiredClientFields } from './orgs.js';
 import { planText } from './payments.js';
 import { fxRates } from './pricing.js';
 
@@ -128,7 +129,7 @@ export class ElementsConfigCache {
         coupons: widget.coupons ?? true,
         custom_items: widget.custom_items ?? false,
       },
-      required_client_fields: widget.required_client_fields ?? ['email'],
+      required_client_fields: requiredClientFields(widget),
       plan_pagos: widgetPlan(widget.plan_pagos),
     };
     const json = JSON.stringify({ data });

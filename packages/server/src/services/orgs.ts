@@ -21,6 +21,10 @@ export interface WidgetSettings {
   plan_pagos?: import('@svc/core').PaymentPlan | null;
 }
 
+/** The client fields the widget requires besides `empresa`: the settings', or the e-mail. */
+export const requiredClientFields = (widget: WidgetSettings): string[] =>
+  widget.required_client_fields ?? ['email'];
+
 /** An organization as the service reads it. */
 export interface Org {
   id: string;

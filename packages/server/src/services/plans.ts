@@ -37,9 +37,13 @@ const IN_FLIGHT_AT_MOST = 256;
  * the creations in flight, each counting without the others, cannot pass it. Null: no room for that.
  */
 export function unlockedLimit(resource: 'clients' | 'products', plan: Plan): number | null {
-  const limit = PLANS[plan][resource === 'clients' ? 'maxClients' : 'maxProducts'] - IN_FLIGHT_AT_MOST;
+  const limit = planLimit(resource, plan) - IN_FLIGHT_AT_MOST;
   return limit > 0 ? limit : null;
 }
+
+/** How many clients or products the plan allows in one organization and mode. */
+const planLimit = (resource: 'clients' | 'products', plan: Plan): number =>
+  PLANS[plan][resource === 'clients' ? 'maxClients' : 'maxProducts'];
 
 /** Whether a creation with `counted` of `resource` already must count again under the lock. */
 export const nearLimit = (resource: 'clients' | 'products', plan: Plan, counted: number): boolean =>
@@ -63,7 +67,7 @@ export async function assertRoomFor(
   options: { counted?: number; always?: boolean } = {},
 ): Promise<void> {
   const { always = false } = options;
-  const limit = PLANS[plan][resource === 'clients' ? 'maxClients' : 'maxProducts'];
+  const limit = planLimit(resource, plan);
   let counted = options.counted ?? (await count());
   if (always || nearLimit(resource, plan, counted)) {
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [

@@ -131,6 +131,9 @@ export async function sendQueuedEmail(
 const CLAIM_MINUTES = 5;
 /** How old an unclaimed pending e-mail must be before housekeeping sends it: its own process had time to. */
 const STRANDED_AFTER_SECONDS = 60;
+/** An outbox row nobody is sending: pending, and unclaimed or claimed longer ago than a claim holds. */
+const CLAIMABLE = `status = 'pending'
+  AND (claimed_at IS NULL OR claimed_at < now() - make_interval(mins => ${CLAIM_MINUTES}))`;
 
 /**
  * Sends a queued e-mail after commit and records the result in the outbox. It claims the row
@@ -143,8 +146,7 @@ export async function deliverQueuedEmail(
 ): Promise<EmailOutcome> {
   const [claimed] = await db.query(
     `UPDATE email_outbox SET claimed_at = now()
-     WHERE id = $1 AND status = 'pending'
-       AND (claimed_at IS NULL OR claimed_at < now() - make_interval(mins => ${CLAIM_MINUTES}))
+     WHERE id = $1 AND ${CLAIMABLE}
      RETURNING id`,
     [email.outboxId],
   );
@@ -163,9 +165,8 @@ export async function sendStrandedEmails(db: Database, mailer: Mailer, limit = 5
     `UPDATE email_outbox SET claimed_at = now()
      WHERE id IN (
        SELECT id FROM email_outbox
-       WHERE status = 'pending' AND to_email IS NOT NULL
+       WHERE ${CLAIMABLE} AND to_email IS NOT NULL
          AND created_at < now() - make_interval(secs => ${STRANDED_AFTER_SECONDS})
-         AND (claimed_at IS NULL OR claimed_at < now() - make_interval(mins => ${CLAIM_MINUTES}))
        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
      RETURNING id, to_email, subject, body`,
     [limit],

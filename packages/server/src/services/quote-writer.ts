@@ -133,9 +133,7 @@ export class QuoteWriter {
       return this.#writeInTransaction(quote, now).then(
         (outcome) => outcome.row,
         (error) => {
-          throw (error as { constraint?: string }).constraint === STORED_RESPONSE_KEY
-            ? new StoredMeanwhile()
-            : error;
+          throw asStoredMeanwhile(error);
         },
       );
     }
@@ -304,8 +302,7 @@ export class QuoteWriter {
         counts: outcome.counts,
       });
     } catch (error) {
-      const constraint = (error as { constraint?: string }).constraint;
-      waiting.reject(constraint === STORED_RESPONSE_KEY ? new StoredMeanwhile() : error);
+      waiting.reject(asStoredMeanwhile(error));
     }
   }
 }
@@ -372,3 +369,7 @@ export function quoteWriter(db: Database): QuoteWriter {
   }
   return writer;
 }
+
+/** A duplicate's stored response found by its unique key: {@link StoredMeanwhile}; any other error as it is. */
+const asStoredMeanwhile = (error: unknown): unknown =>
+  (error as { constraint?: string }).constraint === STORED_RESPONSE_KEY ? new StoredMeanwhile() : error;

@@ -32,7 +32,7 @@ import { derivedExemption } from './fiscal/exemptions.js';
 import { type InputsRequest, inputsMemory } from './inputs-memory.js';
 import type { KeyWithOrg } from './key-store.js';
 import { newClientClaims } from './new-client-claims.js';
-import type { Org } from './orgs.js';
+import { type Org, requiredClientFields } from './orgs.js';
 import { requestedDiscount, setPaymentPlan } from './payments.js';
 import { assertRoomFor, nearLimit, PLANS, planLimitError, unlockedLimit } from './plans.js';
 import { couponCheck, couponError, itemRows, lineProductIds, priceLines, totalsFor } from './pricing.js';
@@ -239,7 +239,10 @@ async function createQuoteClaiming(
   // transaction: counted apart from the write, creations at once would each see room for theirs.
   const countedAgain =
     newClient !== undefined && nearLimit('clients', org.plan, inputs.clientCount ?? 0)
-      ? () => assertRoomFor(deps.db, 'clients', scope, org.plan, () => countClients(deps.db, scope))
+      ? () =>
+          assertRoomFor(deps.db, 'clients', scope, org.plan, () => countClients(deps.db, scope), {
+            counted: inputs.clientCount ?? 0,
+          })
       : undefined;
   const withRoom = <T>(write: () => Promise<T>): Promise<T> =>
     countedAgain
@@ -533,7 +536,7 @@ export function refusePublishableFields(body: Omit<QuoteRequest, 'cliente'>, org
  * the client's tax id (`cliente.fiscal.tax_id`, or the older `cliente.rfc`).
  */
 export function requireWidgetClientFields(cliente: NonNullable<QuoteRequest['cliente']>, org: Org): void {
-  for (const name of org.widget.required_client_fields ?? ['email']) {
+  for (const name of requiredClientFields(org.widget)) {
     if (name === 'rfc' || name === 'tax_id' || name === 'fiscal') {
       if (!cliente.fiscal?.tax_id && !cliente.rfc)
         throw invalidRequest('cliente.fiscal.tax_id: required by this business');

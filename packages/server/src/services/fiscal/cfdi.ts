@@ -4,8 +4,9 @@ import { memoize } from '../../memo.js';
 import { alpha3 } from './countries.js';
 import type { StampRequest } from './provider.js';
 
-/** Whether a concept's base (its amount less its discount) is above 0 at the cent: only then is it taxed. */
-export const hasTaxBase = (base: number): boolean => Math.round(base * 100) > 0;
+/** Whether a concept's base (its amount less its discount) is above 0 in the currency's units: only then is it taxed. */
+export const hasTaxBase = (base: number, currency: string): boolean => toMinor(base, currency) > 0;
+
 /** The SAT's generic RFC for the public at large: a receiver without a tax id. */
 export const PUBLIC_RFC = 'XAXX010101000';
 /** The SAT's generic RFC for a receiver abroad (with `ResidenciaFiscal` and `NumRegIdTrib`). */
@@ -267,7 +268,7 @@ export function buildCfdi(request: StampRequest, stamp: Stamp): string {
     const r = rate(traslado.rate);
     // A line with nothing left to tax (a 100 % discount, a free line) is "no objeto de impuesto":
     // Anexo 20 wants a Traslado's Base above 0, so a Base="0.00" is refused by every stamping service.
-    if (!hasTaxBase(traslado.base)) {
+    if (!hasTaxBase(traslado.base, currency)) {
       conceptos.ele('cfdi:Concepto', xmlAttributes({ ...attributes, ObjetoImp: '01' }));
       return;
     }

@@ -120,7 +120,7 @@ export function facturamaCfdi(request: StampRequest) {
           Subtotal: round(item.importe),
           Discount: item.descuento > 0 ? round(item.descuento) : undefined,
           // Nothing left to tax: "no objeto de impuesto", as the CFDI the sandbox builds.
-          ...(hasTaxBase(item.importe - item.descuento)
+          ...(hasTaxBase(item.importe - item.descuento, invoice.moneda)
             ? { TaxObject: '02', Taxes: [tax(item.tax_rate, item.importe - item.descuento, item.impuesto)] }
             : { TaxObject: '01' }),
           Total: round(item.importe - item.descuento + item.impuesto),
